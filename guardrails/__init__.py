@@ -1,0 +1,1 @@
+"""Hearth guardrails package."""

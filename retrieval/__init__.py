@@ -1,0 +1,1 @@
+"""Hearth retrieval package."""
