@@ -95,11 +95,13 @@ def test_preemption_frees_the_newest_and_requeues_it_first():
     assert b.status is RequestStatus.PREEMPTED and b.num_computed_tokens == 0
     assert list(s.waiting) == [b] and s.kv_cache.block_ids("b") == []
     assert b.output_token_ids == [7, 7, 7, 7]
-    # When a finishes, b is recomputed from its prompt plus its output so far.
+    # When a finishes, b is recomputed from its prompt plus its output so far (9 tokens). Its
+    # first block is still cached; its second was evicted (tail first) to give a its block.
     advance(s, out)
     s.finish_request(s.requests["a"], RequestStatus.FINISHED_STOPPED)
     out = s.schedule()
-    assert plan(out) == [("b", 9)]
+    assert plan(out) == [("b", 5)]
+    assert b.num_computed_tokens == 4
     assert s.num_preemptions == 1
 
 
