@@ -66,7 +66,9 @@ class Embedder:
             self.tokenizer: Tokenizer = Tokenizer.from_file(str(tokenizer_path))
             self._encoder_tokenizer = Tokenizer.from_file(str(tokenizer_path))
         except Exception as exc:  # tokenizers raises a bare Exception on a bad file
-            raise EmbedderLoadError(f"cannot read tokenizer {str(tokenizer_path)!r}: {exc}") from exc
+            raise EmbedderLoadError(
+                f"cannot read tokenizer {str(tokenizer_path)!r}: {exc}"
+            ) from exc
         self.tokenizer.no_truncation()
         self.tokenizer.no_padding()
         self._encoder_tokenizer.no_padding()

@@ -1,7 +1,7 @@
 """Typed errors the retrieval package raises; each names the offending value.
 
-The app maps them to HTTP answers: UnsupportedTypeError -> 415, UnreadableDocumentError -> 422,
-DocumentTooLargeError -> 413, the rest of the input errors -> 422/400.
+The app maps them to HTTP answers: UnsupportedTypeError -> 415, UnreadableDocumentError -> 422
+(its subclass DocumentTooLargeError may be answered 413), the other input errors -> 422/400.
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ class UnreadableDocumentError(RetrievalError, ValueError):
         super().__init__(f"cannot read {filename!r}: {reason}")
 
 
-class DocumentTooLargeError(RetrievalError, ValueError):
-    """An upload over the size limit, or an archive that would expand past its limits."""
+class DocumentTooLargeError(UnreadableDocumentError):
+    """An upload over a parse limit (bytes, pages, text), or an archive that would expand past
+    its limits (a zip bomb). A kind of UnreadableDocumentError (422); the app may answer 413."""
 
 
 class InvalidSettingError(RetrievalError, ValueError):
