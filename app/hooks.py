@@ -1,0 +1,135 @@
+"""Seams where guardrails and retrieval plug into a chat turn, with no-op defaults.
+
+The chat pipeline calls, in order: `input_check` (before anything else sees the text),
+`retrieve` (sources + the context text rendered into the prompt), then streams the engine's
+text through an `OutputGuard` that releases only checked text. Implementations run their
+model work in worker threads; these calls are awaited on the event loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from app.protocol import Source
+
+
+@dataclass(frozen=True, slots=True)
+class TurnContext:
+    """Who is asking and where; handed to every hook."""
+
+    user_id: str
+    conversation_id: str | None
+    message_id: str | None
+    system_prompt: str | None
+    use_documents: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GuardEvent:
+    """One guardrail action to record in the moderation table."""
+
+    stage: Literal["input", "output"]
+    rail: str
+    action: Literal["block", "redact", "flag"]
+    reason: str
+    excerpt: str
+
+
+@dataclass(frozen=True, slots=True)
+class InputDecision:
+    blocked: bool = False
+    rail: str = ""
+    reason: str = ""
+    text: str | None = None  # a rewritten (e.g. redacted) input to use instead, if any
+    events: tuple[GuardEvent, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OutputDecision:
+    release: str = ""  # text checked and safe to send now
+    blocked: bool = False
+    rail: str = ""
+    reason: str = ""
+    events: tuple[GuardEvent, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalResult:
+    sources: tuple[Source, ...] = ()
+    context: str = ""  # rendered into the user's turn of the prompt
+
+
+class InputCheck(Protocol):
+    async def __call__(self, text: str, ctx: TurnContext) -> InputDecision: ...
+
+
+class Retriever(Protocol):
+    async def __call__(self, query: str, ctx: TurnContext) -> RetrievalResult: ...
+
+
+class OutputGuard(Protocol):
+    async def feed(self, text: str) -> OutputDecision: ...
+
+    async def finish(self) -> OutputDecision: ...
+
+
+class OutputGuardFactory(Protocol):
+    def __call__(self, ctx: TurnContext) -> OutputGuard: ...
+
+
+async def allow_input(text: str, ctx: TurnContext) -> InputDecision:
+    return InputDecision()
+
+
+async def no_retrieval(query: str, ctx: TurnContext) -> RetrievalResult:
+    return RetrievalResult()
+
+
+class PassthroughGuard:
+    """Releases every delta as it comes."""
+
+    async def feed(self, text: str) -> OutputDecision:
+        return OutputDecision(release=text)
+
+    async def finish(self) -> OutputDecision:
+        return OutputDecision()
+
+
+def passthrough_guard(ctx: TurnContext) -> OutputGuard:
+    return PassthroughGuard()
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkDraft:
+    """A chunk of an uploaded document, before the database gives it an id."""
+
+    ordinal: int
+    text: str
+    char_start: int
+    char_end: int
+    page: int | None = None
+
+
+class DocumentIngestor(Protocol):
+    """The retrieval package's side of uploads: it parses and indexes, the app stores rows.
+
+    `prepare` raises an `app.errors.AppError` (415 unsupported type, 422 unreadable) for a bad
+    file; `index` adds the stored chunks' vectors under their database ids; `remove` drops them.
+    """
+
+    async def prepare(self, filename: str, data: bytes) -> list[ChunkDraft]: ...
+
+    async def index(
+        self, user_id: str, conversation_id: str | None, chunks: list[tuple[int, str]]
+    ) -> None: ...
+
+    async def remove(self, chunk_ids: list[int]) -> None: ...
+
+
+@dataclass(frozen=True)
+class TurnHooks:
+    input_check: InputCheck = allow_input
+    retrieve: Retriever = no_retrieval
+    output_guard: OutputGuardFactory = passthrough_guard
+    documents: DocumentIngestor | None = None

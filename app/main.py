@@ -1,0 +1,98 @@
+"""create_app(settings, engine_factory): the Starlette app and its lifespan."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.routing import WebSocketRoute
+
+from app.db.session import Database
+from app.engine_port import EngineLike
+from app.errors import AppError
+from app.generations import GenerationHub
+from app.hooks import TurnHooks
+from app.http import app_error_handler, http_error_handler, internal_error_handler
+from app.limits import Admission
+from app.metrics import Metrics
+from app.prompt import PromptBuilder
+from app.routes import admin, auth, conversations, documents, health, openai
+from app.settings import Settings
+from app.state import AppState
+from app.ws import websocket_endpoint
+
+log = logging.getLogger("hearth.app")
+
+EngineFactory = Callable[[Settings], EngineLike]
+
+
+def default_engine_factory(settings: Settings) -> EngineLike:
+    """Load the configured model into an `engine.AsyncEngine` (blocking: seconds)."""
+    from engine import AsyncEngine
+
+    return AsyncEngine(settings.engine.to_engine_config())  # type: ignore[no-any-return]
+
+
+def create_app(
+    settings: Settings | None = None,
+    engine_factory: EngineFactory = default_engine_factory,
+    hooks: TurnHooks | None = None,
+) -> Starlette:
+    settings = settings if settings is not None else Settings()
+    hooks = hooks if hooks is not None else TurnHooks()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        db = Database(settings.resolved_database_url, settings.database_schema)
+        engine: EngineLike | None = None
+        try:
+            await db.migrate()
+            recovered = await db.recover_interrupted()
+            if recovered:
+                log.warning("marked %d messages left streaming by a previous run interrupted",
+                            recovered)
+            engine = await asyncio.to_thread(engine_factory, settings)
+            engine.start()
+            hub = GenerationHub(settings.server.finished_generation_retention_seconds)
+            app.state.hearth = AppState(
+                settings=settings, engine=engine, db=db, hub=hub,
+                admission=Admission(settings.limits, hub, engine.stats),
+                metrics=Metrics(engine.stats), hooks=hooks,
+                prompts=PromptBuilder(engine.tokenizer, engine.max_model_len),
+            )
+            yield
+            await _drain(app.state.hearth)
+        finally:
+            if engine is not None:
+                await engine.shutdown()
+            await db.dispose()
+
+    app = Starlette(
+        routes=[
+            *health.routes, *auth.routes, *conversations.routes, *documents.routes,
+            *admin.routes, *openai.routes,
+            WebSocketRoute("/ws", websocket_endpoint),
+        ],
+        exception_handlers={
+            AppError: app_error_handler,
+            HTTPException: http_error_handler,
+            Exception: internal_error_handler,
+        },
+        lifespan=lifespan,
+        max_body_size=settings.limits.max_upload_bytes + 1024 * 1024,
+    )
+    return app
+
+
+async def _drain(state: AppState) -> None:
+    """Stop admitting, let running generations finish within the drain window, then
+    interrupt the rest (their messages are stored as `interrupted`)."""
+    state.hub.draining = True
+    if not await state.hub.wait_idle(state.settings.server.drain_seconds):
+        log.warning("drain window over; interrupting %d generations", state.hub.num_active)
+    await state.hub.cancel_all("shutdown")

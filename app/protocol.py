@@ -1,0 +1,163 @@
+"""The WebSocket frames of PROTOCOL.md as pydantic models (client -> server and back)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from app.errors import InvalidRequestError
+
+
+class _Frame(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ChatParams(_Frame):
+    temperature: float | None = Field(None, ge=0, le=100)
+    top_p: float | None = Field(None, gt=0, le=1)
+    top_k: int | None = Field(None, ge=-1)
+    max_tokens: int | None = Field(None, ge=1)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    stop: list[Annotated[str, Field(min_length=1, max_length=200)]] | None = Field(
+        None, max_length=16
+    )
+
+
+class ChatFrame(_Frame):
+    type: Literal["chat"]
+    conversation_id: str | None = Field(None, min_length=1, max_length=64)
+    content: str = Field(min_length=1)
+    params: ChatParams | None = None
+    documents: bool = True
+
+
+class CancelFrame(_Frame):
+    type: Literal["cancel"]
+    message_id: str = Field(min_length=1, max_length=64)
+
+
+class RegenerateFrame(_Frame):
+    type: Literal["regenerate"]
+    conversation_id: str = Field(min_length=1, max_length=64)
+    params: ChatParams | None = None
+
+
+class ResumeFrame(_Frame):
+    type: Literal["resume"]
+    message_id: str = Field(min_length=1, max_length=64)
+    after: int = Field(0, ge=0)
+
+
+class PingFrame(_Frame):
+    type: Literal["ping"]
+
+
+ClientFrame = Annotated[
+    ChatFrame | CancelFrame | RegenerateFrame | ResumeFrame | PingFrame,
+    Field(discriminator="type"),
+]
+_client_frame: TypeAdapter[ClientFrame] = TypeAdapter(ClientFrame)
+
+
+class InvalidFrameError(InvalidRequestError):
+    code = "invalid_frame"
+
+
+def parse_client_frame(data: Any) -> ClientFrame:
+    """Validate decoded JSON as a client frame; a typed error says which field is wrong."""
+    if not isinstance(data, dict):
+        raise InvalidFrameError(f"a frame must be a JSON object, got {type(data).__name__}")
+    kind = data.get("type")
+    if kind not in ("chat", "cancel", "regenerate", "resume", "ping"):
+        raise InvalidFrameError(f"unknown frame type {kind!r}")
+    try:
+        return _client_frame.validate_python(data)
+    except ValidationError as exc:
+        raise InvalidFrameError(_describe(exc)) from None
+
+
+def _describe(exc: ValidationError) -> str:
+    first = exc.errors(include_url=False, include_input=False)[0]
+    where = ".".join(str(p) for p in first["loc"][1:]) or "frame"
+    return f"{where}: {first['msg']}"
+
+
+# --------------------------------------------------------------------------- server -> client
+
+
+class Usage(_Frame):
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+
+
+class Source(_Frame):
+    document_id: str
+    chunk_id: int
+    filename: str
+    score: float
+    text: str
+
+
+class StartFrame(_Frame):
+    type: Literal["start"] = "start"
+    conversation_id: str
+    user_message_id: str
+    message_id: str
+
+
+class DeltaFrame(_Frame):
+    type: Literal["delta"] = "delta"
+    message_id: str
+    index: int
+    text: str
+
+
+class CitationsFrame(_Frame):
+    type: Literal["citations"] = "citations"
+    message_id: str
+    sources: list[Source]
+
+
+class BlockedFrame(_Frame):
+    type: Literal["blocked"] = "blocked"
+    message_id: str
+    stage: Literal["input", "output"]
+    rail: str
+    reason: str
+
+
+FinishReason = Literal["stop", "length", "cancelled", "blocked", "error"]
+
+
+class DoneFrame(_Frame):
+    type: Literal["done"] = "done"
+    message_id: str
+    finish_reason: FinishReason
+    usage: Usage
+    # Added field: how many of the oldest turns were left out to fit the model's context.
+    dropped_turns: int = 0
+
+
+class ErrorFrame(_Frame):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    message_id: str | None = None
+
+
+class PongFrame(_Frame):
+    type: Literal["pong"] = "pong"
+
+
+ServerFrame = (
+    StartFrame | DeltaFrame | CitationsFrame | BlockedFrame | DoneFrame | ErrorFrame | PongFrame
+)
+
+
+def frame_json(frame: ServerFrame) -> dict[str, Any]:
+    data = frame.model_dump()
+    if isinstance(frame, ErrorFrame) and frame.message_id is None:
+        del data["message_id"]
+    return data

@@ -1,0 +1,170 @@
+"""All of Hearth's settings in one pydantic-settings tree.
+
+This is the only module that reads the environment (`HEARTH_` prefix, nested with `__`, plus an
+optional `.env` file). Everything else receives the frozen `Settings` object or one of its parts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+if TYPE_CHECKING:
+    from engine.config import EngineConfig
+
+MiB = 1024 * 1024
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ServerSettings(_Part):
+    host: str = Field("127.0.0.1", description="address to listen on")
+    port: int = Field(8000, ge=0, le=65535, description="TCP port")
+    allowed_origins: list[str] = Field(
+        default_factory=list,
+        description="extra browser origins allowed to open the WebSocket (e.g. https://chat.example)",
+    )
+    drain_seconds: float = Field(
+        20.0, ge=0, description="on SIGTERM, how long running generations may take to finish"
+    )
+    log_level: str = "info"
+    finished_generation_retention_seconds: float = Field(
+        120.0, ge=0, description="how long a finished generation stays in memory for fast resume"
+    )
+    ready_stall_seconds: float = Field(
+        30.0, gt=0, description="/ready fails when the engine has work but no step for this long"
+    )
+
+
+class EngineSettings(_Part):
+    model: str = Field("default", description="GGUF file, Hugging Face folder or 'default'")
+    dtype: str = "auto"
+    device: str = "auto"
+    block_size: int = 16
+    num_kv_blocks: int | None = None
+    kv_cache_memory_bytes: int = 512 * MiB
+    max_model_len: int | None = None
+    max_num_seqs: int = 64
+    max_num_batched_tokens: int = 512
+    enable_prefix_caching: bool = True
+    num_threads: int | None = None
+    seed: int = 0
+
+    def to_engine_config(self) -> EngineConfig:
+        from engine.config import EngineConfig
+
+        return EngineConfig(
+            model=self.model,
+            dtype=self.dtype,
+            device=self.device,
+            block_size=self.block_size,
+            num_kv_blocks=self.num_kv_blocks,
+            kv_cache_memory_bytes=self.kv_cache_memory_bytes,
+            max_model_len=self.max_model_len,
+            max_num_seqs=self.max_num_seqs,
+            max_num_batched_tokens=self.max_num_batched_tokens,
+            enable_prefix_caching=self.enable_prefix_caching,
+            num_threads=self.num_threads,
+            seed=self.seed,
+        )
+
+
+class LimitSettings(_Part):
+    max_message_chars: int = Field(32_000, gt=0, description="longest chat message accepted")
+    max_frame_bytes: int = Field(1 * MiB, gt=0, description="largest WebSocket frame accepted")
+    max_upload_bytes: int = Field(20 * MiB, gt=0, description="largest document upload")
+    max_request_bytes: int = Field(2 * MiB, gt=0, description="largest JSON request body")
+    max_concurrent_generations_per_user: int = Field(4, gt=0)
+    messages_per_minute: int = Field(30, gt=0, description="chat messages per user per minute")
+    max_active_generations: int = Field(
+        128, gt=0, description="generations admitted at once; more get 'overloaded'"
+    )
+    max_engine_waiting: int = Field(
+        64, ge=0, description="requests allowed to wait in the engine queue before 'overloaded'"
+    )
+
+
+class AuthSettings(_Part):
+    signup_open: bool = True
+    token_ttl_hours: float = Field(24 * 30, gt=0)
+    cookie_name: str = "hearth_session"
+    cookie_secure: bool = False
+    metrics_token: str | None = Field(None, description="if set, /metrics needs this bearer token")
+    scrypt_n: int = Field(2**14, ge=2, description="scrypt cost (a power of two)")
+
+
+class ChatSettings(_Part):
+    default_system_prompt: str | None = None
+    default_max_tokens: int = Field(512, gt=0)
+    max_tokens_limit: int = Field(4096, gt=0)
+    default_temperature: float = 0.7
+    flush_interval_seconds: float = Field(
+        0.5, gt=0, description="streaming answers are written to the database this often"
+    )
+    title_chars: int = 60
+
+
+class GuardrailSettings(_Part):
+    enabled: bool = True
+    disabled_rails: list[str] = Field(default_factory=list)
+    refusal_text: str = "Sorry, I can't help with that."
+
+
+class RetrievalSettings(_Part):
+    enabled: bool = True
+    top_k: int = Field(4, gt=0)
+    min_score: float = 0.3
+    context_tokens: int = Field(1024, gt=0)
+    chunk_tokens: int = Field(256, gt=0)
+    chunk_overlap: int = Field(32, ge=0)
+    embedding_model: str | None = None
+
+
+class OpenAISettings(_Part):
+    store_conversations: bool = Field(
+        False, description="store /v1/chat/completions exchanges as conversations"
+    )
+
+
+class Settings(BaseSettings):
+    """The whole configuration. Immutable once built."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="HEARTH_",
+        env_nested_delimiter="__",
+        env_file=".env",
+        extra="ignore",
+        frozen=True,
+    )
+
+    data_dir: Path = Field(Path("data"), description="data folder (database, indexes)")
+    database_url: str | None = Field(
+        None, description="SQLAlchemy async URL; default SQLite in the data folder"
+    )
+    database_schema: str | None = Field(
+        None, description="PostgreSQL schema to use (search_path); default the server's"
+    )
+    server: ServerSettings = Field(default_factory=ServerSettings)
+    engine: EngineSettings = Field(default_factory=EngineSettings)
+    limits: LimitSettings = Field(default_factory=LimitSettings)
+    auth: AuthSettings = Field(default_factory=AuthSettings)
+    chat: ChatSettings = Field(default_factory=ChatSettings)
+    guardrails: GuardrailSettings = Field(default_factory=GuardrailSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    openai: OpenAISettings = Field(default_factory=OpenAISettings)
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'hearth.db').as_posix()}"
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Build the settings from the environment and `.env`, with explicit overrides on top."""
+    return Settings(**overrides)  # type: ignore[arg-type]
