@@ -7,6 +7,8 @@ file: an implementation independent of ours, built once because each costs secon
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -60,10 +62,18 @@ def _dtype_kwargs(transformers: Any) -> dict[str, torch.dtype]:
 
 def load_reference_gguf_model(path: str) -> torch.nn.Module:
     """transformers' own GGUF load (dequantized, Q/K un-permuted) of the file at `path`."""
+    import gguf
+
     transformers = _require_transformers()
-    model = transformers.AutoModelForCausalLM.from_pretrained(
-        os.path.dirname(path), gguf_file=os.path.basename(path), **_dtype_kwargs(transformers)
-    )
+    with pytest.MonkeyPatch.context() as patch:
+        # transformers rebuilds gguf's tensor-name table once per module (~400 times, seconds
+        # in all); the table depends only on its arguments, so memoizing it changes nothing.
+        patch.setattr(
+            gguf, "get_tensor_name_map", functools.lru_cache(maxsize=None)(gguf.get_tensor_name_map)
+        )
+        model = transformers.AutoModelForCausalLM.from_pretrained(
+            os.path.dirname(path), gguf_file=os.path.basename(path), **_dtype_kwargs(transformers)
+        )
     return model.eval()
 
 
@@ -95,21 +105,21 @@ def permute_like_llama_cpp(weight: np.ndarray, num_heads: int) -> np.ndarray:
 
 
 @pytest.fixture(scope="session")
-def small_vocab(default_model_path: str) -> dict[str, list]:
-    """The first 2048 tokens of SmolLM2's vocabulary and the merges that stay inside it."""
-    import gguf
+def small_vocab(hf_reference_tokenizer: Any) -> dict[str, list]:
+    """The first 2048 tokens of SmolLM2's vocabulary and the merges that stay inside it.
 
-    reader = gguf.GGUFReader(default_model_path)
-    tokens = reader.fields["tokenizer.ggml.tokens"].contents()[:2048]
-    token_types = reader.fields["tokenizer.ggml.token_type"].contents()[:2048]
+    Taken from transformers' conversion (already loaded) rather than parsing the GGUF again.
+    """
+    backend = json.loads(hf_reference_tokenizer.backend_tokenizer.to_str())
+    by_id = {index: token for token, index in backend["model"]["vocab"].items()}
+    tokens = [by_id[i] for i in range(2048)]
+    special = {t["id"] for t in backend["added_tokens"] if t["special"]}
+    token_types = [3 if i in special else 1 for i in range(2048)]  # llama.cpp CONTROL / NORMAL
     known = set(tokens)
     merges = [
-        m
-        for m in reader.fields["tokenizer.ggml.merges"].contents()
-        if (parts := m.split(" "))
-        and parts[0] in known
-        and parts[1] in known
-        and parts[0] + parts[1] in known
+        f"{left} {right}"
+        for left, right in backend["model"]["merges"]
+        if left in known and right in known and left + right in known
     ]
     return {"tokens": tokens, "token_types": token_types, "merges": merges}
 
