@@ -100,6 +100,9 @@ class Tokenizer:
 
     `vocab_size` is the number of ids this tokenizer accepts in `decode` (for dummy models the
     model's vocabulary, which may be larger than the tokens it can spell; those decode to "").
+    Bytes the vocabulary has no token for (SmolLM2 lacks a few control bytes, and the lead
+    bytes of code points U+40000..U+BFFFF) are dropped by `encode`, as by the reference
+    tokenizers built from the same vocabulary.
     Encoding and decoding are thread-safe: the `tokenizers` backend is only read.
     """
 

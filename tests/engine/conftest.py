@@ -197,9 +197,15 @@ def write_tiny_gguf(
     eos_token_id: int = 2,
     chat_template: str | None = None,
     extra_tensors: dict[str, np.ndarray] | None = None,
+    tensor_types: dict[str, str] | None = None,
 ) -> Path:
-    """Write a float32 GGUF the way llama.cpp's converter lays it out (llama Q/K permuted)."""
+    """Write a GGUF the way llama.cpp's converter lays it out (llama Q/K permuted).
+
+    Tensors are float32 unless `tensor_types` maps a name part ("q_proj", "down_proj", ...) to a
+    GGML type name ("Q8_0", "F16", ...) to store it in.
+    """
     import gguf
+    from gguf import quants
 
     s = TINY_SHAPE
     writer = gguf.GGUFWriter(str(path), architecture)
@@ -228,7 +234,13 @@ def write_tiny_gguf(
             weight = permute_like_llama_cpp(weight, s["heads"])
         elif architecture == "llama" and ".self_attn.k_proj." in name:
             weight = permute_like_llama_cpp(weight, s["kv_heads"])
-        writer.add_tensor(_gguf_name(name), np.ascontiguousarray(weight))
+        kind = next((t for part, t in (tensor_types or {}).items() if f".{part}." in name), "F32")
+        qtype = gguf.GGMLQuantizationType[kind]
+        if qtype == gguf.GGMLQuantizationType.F32:
+            writer.add_tensor(_gguf_name(name), np.ascontiguousarray(weight))
+        else:
+            packed = quants.quantize(np.ascontiguousarray(weight), qtype)
+            writer.add_tensor(_gguf_name(name), packed, raw_shape=packed.shape, raw_dtype=qtype)
     for name, tensor in (extra_tensors or {}).items():
         writer.add_tensor(name, tensor)
     writer.write_header_to_file()

@@ -8,6 +8,7 @@ import math
 import os
 from pathlib import Path
 
+import gguf
 import numpy as np
 import pytest
 import torch
@@ -200,6 +201,31 @@ def test_tiny_gguf_matches_source_weights_and_transformers(tiny_gguf, architectu
 
 def architecture_pre(architecture: str) -> str:
     return "qwen2" if architecture == "qwen2" else "smollm"
+
+
+def test_quantized_tensor_types_dequantize_like_transformers(tiny_gguf):
+    types = {
+        "q_proj": "Q4_1",
+        "k_proj": "Q5_0",
+        "v_proj": "Q8_0",
+        "o_proj": "F16",
+        "gate_proj": "Q4_0",
+        "up_proj": "Q5_1",
+        "down_proj": "BF16",
+    }
+    path, weights = tiny_gguf("llama", tensor_types=types)
+    stored = {t.tensor_type.name for t in gguf.GGUFReader(str(path)).tensors}
+    assert stored == {"F32", *types.values()}
+    model = load_model(str(path))
+    reference = load_reference_gguf_model(str(path)).state_dict()
+    reference.pop("lm_head.weight")
+    assert reference.keys() == model.weights.keys()
+    for name, value in reference.items():
+        assert torch.equal(value, model.weights[name]), name
+    # Quantization is lossy but close; un-permuting happened (else errors would be ~0.1).
+    q = "model.layers.0.self_attn.q_proj.weight"
+    error = (model.weights[q] - torch.from_numpy(weights[q])).abs().max().item()
+    assert 0 < error < 0.05
 
 
 def test_untied_gguf_keeps_lm_head_and_converts_dtype(tiny_gguf):
@@ -414,8 +440,6 @@ def test_truncated_gguf_is_refused(tiny_gguf, tmp_path):
 
 
 def test_unknown_gguf_architecture_is_named(tmp_path):
-    import gguf
-
     path = tmp_path / "other.gguf"
     writer = gguf.GGUFWriter(str(path), "mamba")
     writer.add_tensor("token_embd.weight", np.zeros((4, 4), dtype=np.float32))
