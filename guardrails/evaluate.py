@@ -1,0 +1,192 @@
+"""Measure the input rails on a labelled dataset (PROTOCOL.md's command-line contract).
+
+    python -m guardrails.evaluate --dataset FILE.jsonl [--json] [--predictions OUT.jsonl]
+                                  [--rails a,b,c] [--threads N]
+
+Rows are `{text, label, ...}` with label 1 = should be blocked (extra fields ignored). Every
+enabled rail runs on every row so each gets its own precision / recall / F1 / false-positive
+rate / latency; the "pipeline" figures are those of `check_input`, which runs the rails in
+order and stops at the first block (its latency is the sum up to and including that rail).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from guardrails.base import Action
+from guardrails.errors import DatasetError, GuardrailError, InvalidSettingError
+from guardrails.settings import GuardrailSettings
+
+
+@dataclass
+class _Tally:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    tn: int = 0
+    latencies_ms: list[float] = field(default_factory=list)
+
+    def add(self, blocked: bool, label: int, latency_ms: float) -> None:
+        if blocked:
+            self.tp += label
+            self.fp += 1 - label
+        else:
+            self.fn += label
+            self.tn += 1 - label
+        self.latencies_ms.append(latency_ms)
+
+    def summary(self) -> dict[str, float | int]:
+        precision = self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+        recall = self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        fpr = self.fp / (self.fp + self.tn) if self.fp + self.tn else 0.0
+        return {
+            "precision": round(precision, 4),
+            "recall": round(recall, 4),
+            "f1": round(f1, 4),
+            "false_positive_rate": round(fpr, 4),
+            "latency_p50_ms": round(percentile(self.latencies_ms, 50), 3),
+            "latency_p95_ms": round(percentile(self.latencies_ms, 95), 3),
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "tn": self.tn,
+        }
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (0.0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))  # ceil(n * q / 100)
+    return ordered[int(rank) - 1]
+
+
+def load_dataset(path: Path) -> list[tuple[str, int]]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DatasetError(f"cannot read dataset {str(path)!r}: {exc}") from exc
+    rows: list[tuple[str, int]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DatasetError(f"{path}:{number}: not JSON: {exc}") from exc
+        if not isinstance(row, dict) or not isinstance(row.get("text"), str):
+            raise DatasetError(f"{path}:{number}: a row needs a string 'text': {line[:80]!r}")
+        label = row.get("label")
+        if isinstance(label, bool):
+            label = int(label)
+        if label not in (0, 1):
+            raise DatasetError(f"{path}:{number}: label must be 0 or 1, got {label!r}")
+        rows.append((row["text"], label))
+    if not rows:
+        raise DatasetError(f"dataset {str(path)!r} has no rows")
+    return rows
+
+
+def evaluate(
+    rows: list[tuple[str, int]], settings: GuardrailSettings, predictions: Path | None = None
+) -> dict:
+    from guardrails.pipeline import GuardrailPipeline
+
+    pipeline = GuardrailPipeline.from_settings(settings)
+    rails = pipeline.input_rails
+    for rail in rails:  # first calls pay for lazy set-up; keep them out of the latencies
+        rail.check("warm-up text for the guardrails")
+    tallies = {rail.name: _Tally() for rail in rails}
+    overall = _Tally()
+    out = predictions.open("w", encoding="utf-8") if predictions is not None else None
+    try:
+        for index, (text, label) in enumerate(rows):
+            total_ms = 0.0
+            blocked_by = None
+            best_score = 0.0
+            for rail in rails:
+                t0 = time.perf_counter()
+                verdict = rail.check(text)
+                ms = (time.perf_counter() - t0) * 1000
+                blocked = verdict.action is Action.BLOCK
+                tallies[rail.name].add(blocked, label, ms)
+                if blocked_by is None:
+                    total_ms += ms
+                    best_score = max(best_score, verdict.score)
+                    if blocked:
+                        blocked_by = verdict
+            overall.add(blocked_by is not None, label, total_ms)
+            if out is not None:
+                record = {
+                    "index": index,
+                    "blocked": blocked_by is not None,
+                    "rail": blocked_by.rail if blocked_by is not None else None,
+                    "score": round(blocked_by.score if blocked_by else best_score, 6),
+                    "latency_ms": round(total_ms, 3),
+                }
+                out.write(json.dumps(record) + "\n")
+    finally:
+        if out is not None:
+            out.close()
+    return {
+        "num_rows": len(rows),
+        "num_positive": sum(label for _, label in rows),
+        "rails": [rail.name for rail in rails],
+        **overall.summary(),
+        "checks": {name: tally.summary() for name, tally in tallies.items()},
+    }
+
+
+def _print_table(result: dict) -> None:
+    print(f"rows: {result['num_rows']} (positive: {result['num_positive']})")
+    header = f"{'check':<22}{'prec':>7}{'recall':>8}{'f1':>7}{'fpr':>7}{'p50 ms':>9}{'p95 ms':>9}"
+    print(header)
+    entries = [*result["checks"].items(), ("pipeline", result)]
+    for name, s in entries:
+        print(
+            f"{name:<22}{s['precision']:>7.3f}{s['recall']:>8.3f}{s['f1']:>7.3f}"
+            f"{s['false_positive_rate']:>7.3f}"
+            f"{s['latency_p50_ms']:>9.2f}{s['latency_p95_ms']:>9.2f}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m guardrails.evaluate", description=__doc__)
+    parser.add_argument("--dataset", type=Path, required=True)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--predictions", type=Path, default=None)
+    parser.add_argument("--rails", default=None, help="comma-separated input rails to run")
+    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
+    args = parser.parse_args(argv)
+    try:
+        settings = GuardrailSettings()
+        if args.rails is not None:
+            names = tuple(n.strip() for n in args.rails.split(",") if n.strip())
+            settings = GuardrailSettings(input_rails=names)
+        rows = load_dataset(args.dataset)
+        if args.threads < 1:
+            raise InvalidSettingError(f"--threads must be >= 1, got {args.threads}")
+        import torch
+
+        torch.set_num_threads(args.threads)
+        result = evaluate(rows, settings, args.predictions)
+    except (GuardrailError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    result["dataset"] = str(args.dataset)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        _print_table(result)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

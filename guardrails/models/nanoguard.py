@@ -1,0 +1,182 @@
+"""NanoGuard: a 16.8M-parameter bidirectional transformer that classifies prompt injection.
+
+Weights and tokenizer ship in the PyPI package `metatronnanoguard==0.1.0` (MIT); they are read
+from the package's folder without importing it. Per its model card the model was trained on
+21,804 examples from 11 public prompt-injection datasets (not listed by name) and reaches
+val F1 0.969 / accuracy 0.978 on its own held-out split; its labels are injection vs safe, so it
+says nothing about harmful-content requests.
+
+The network is re-implemented here from the checkpoint's shapes: 4 blocks of RMS-normed
+attention (RoPE, QK-norm, no causal mask) and a ReLU^2 MLP, per-layer residual / input mixing
+scalars, masked mean pooling, LayerNorm, linear head. Loading uses weights_only=True.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from guardrails.errors import ModelLoadError
+from guardrails.models.bpe import BpeTokenizer
+
+PACKAGE = "nanoguard"
+BOS_TOKEN = "<|reserved_0|>"
+
+
+def default_assets_path() -> Path:
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelLoadError(
+            f"package {PACKAGE!r} is not installed; "
+            "run: pip install --no-deps metatronnanoguard==0.1.0"
+        )
+    return Path(next(iter(spec.submodule_search_locations))) / "assets"
+
+
+@dataclass(frozen=True, slots=True)
+class NanoGuardConfig:
+    sequence_len: int
+    vocab_size: int
+    n_layer: int
+    n_head: int
+    n_embd: int
+    num_classes: int
+
+
+def _rms(x: torch.Tensor) -> torch.Tensor:
+    return F.rms_norm(x, (x.size(-1),))
+
+
+def _rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    # x: (B, T, H, D); cos/sin: (1, T, 1, D/2); half-split RoPE as in training.
+    half = x.shape[-1] // 2
+    x1, x2 = x[..., :half], x[..., half:]
+    return torch.cat([x1 * cos + x2 * sin, x2 * cos - x1 * sin], dim=-1)
+
+
+class _Block(nn.Module):
+    def __init__(self, cfg: NanoGuardConfig) -> None:
+        super().__init__()
+        self.n_head = cfg.n_head
+        self.head_dim = cfg.n_embd // cfg.n_head
+        d = cfg.n_embd
+        self.c_q = nn.Linear(d, d, bias=False)
+        self.c_k = nn.Linear(d, d, bias=False)
+        self.c_v = nn.Linear(d, d, bias=False)
+        self.c_proj = nn.Linear(d, d, bias=False)
+        self.c_fc = nn.Linear(d, 4 * d, bias=False)
+        self.c_mlp_proj = nn.Linear(4 * d, d, bias=False)
+
+    def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+        B, T, C = x.shape
+        h = _rms(x)
+        q = self.c_q(h).view(B, T, self.n_head, self.head_dim)  # (B, T, H, D)
+        k = self.c_k(h).view(B, T, self.n_head, self.head_dim)
+        v = self.c_v(h).view(B, T, self.n_head, self.head_dim)
+        q, k = _rms(_rotate(q, cos, sin)), _rms(_rotate(k, cos, sin))
+        y = F.scaled_dot_product_attention(
+            q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
+        )  # (B, H, T, D)
+        x = x + self.c_proj(y.transpose(1, 2).reshape(B, T, C))
+        m = F.relu(self.c_fc(_rms(x))).square()  # (B, T, 4C)
+        return x + self.c_mlp_proj(m)
+
+
+class NanoGuardNet(nn.Module):
+    def __init__(self, cfg: NanoGuardConfig) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.wte = nn.Embedding(cfg.vocab_size, cfg.n_embd)
+        self.blocks = nn.ModuleList(_Block(cfg) for _ in range(cfg.n_layer))
+        self.resid_lambdas = nn.Parameter(torch.ones(cfg.n_layer))
+        self.x0_lambdas = nn.Parameter(torch.zeros(cfg.n_layer))
+        self.cls_norm = nn.LayerNorm(cfg.n_embd)
+        self.cls_head = nn.Linear(cfg.n_embd, cfg.num_classes)
+        half = cfg.n_embd // cfg.n_head // 2
+        inv_freq = 1.0 / (10000 ** (torch.arange(0, half, dtype=torch.float32) / half))
+        angles = torch.outer(torch.arange(cfg.sequence_len, dtype=torch.float32), inv_freq)
+        # Training kept the rotary tables in bfloat16; rounding them the same way keeps the
+        # logits equal to the published model's.
+        self.register_buffer("cos", angles.cos().bfloat16().float()[None, :, None, :], False)
+        self.register_buffer("sin", angles.sin().bfloat16().float()[None, :, None, :], False)
+
+    def forward(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        # ids, mask: (B, T) -> logits (B, num_classes)
+        T = ids.shape[1]
+        cos, sin = self.cos[:, :T], self.sin[:, :T]
+        x = _rms(self.wte(ids).float())  # (B, T, C)
+        x0 = x
+        for i, block in enumerate(self.blocks):
+            x = block(self.resid_lambdas[i] * x + self.x0_lambdas[i] * x0, cos, sin)
+        x = _rms(x)
+        w = mask.unsqueeze(-1).to(x.dtype)  # (B, T, 1)
+        pooled = (x * w).sum(dim=1) / w.sum(dim=1).clamp(min=1)  # (B, C)
+        return self.cls_head(self.cls_norm(pooled))
+
+
+def _rename(key: str) -> str:
+    """Checkpoint key -> our module key (the checkpoint nests blocks under transformer.h)."""
+    key = key.replace("transformer.wte.", "wte.").replace("transformer.h.", "blocks.")
+    return (
+        key.replace(".attn.", ".")
+        .replace(".mlp.c_fc.", ".c_fc.")
+        .replace(".mlp.c_proj.", ".c_mlp_proj.")
+    )
+
+
+class NanoGuard:
+    """Scores texts: P(injection) in [0, 1]. Sync; safe to share between worker threads."""
+
+    def __init__(self, net: NanoGuardNet, tokenizer: BpeTokenizer) -> None:
+        self.net = net
+        self.tokenizer = tokenizer
+        try:
+            self.bos_id = tokenizer.special_tokens[BOS_TOKEN]
+        except KeyError as exc:
+            raise ModelLoadError(f"tokenizer lacks the special token {BOS_TOKEN!r}") from exc
+
+    @classmethod
+    def load(cls, assets: Path | None = None) -> NanoGuard:
+        folder = assets if assets is not None else default_assets_path()
+        weights, tok = folder / "model.pt", folder / "tokenizer.pkl"
+        for path in (weights, tok):
+            if not path.is_file():
+                raise ModelLoadError(f"NanoGuard asset {str(path)!r} does not exist")
+        try:
+            ckpt = torch.load(weights, map_location="cpu", weights_only=True)
+            raw = ckpt["config"]
+            cfg = NanoGuardConfig(
+                sequence_len=int(raw["sequence_len"]),
+                vocab_size=int(raw["vocab_size"]),
+                n_layer=int(raw["n_layer"]),
+                n_head=int(raw["n_head"]),
+                n_embd=int(raw["n_embd"]),
+                num_classes=int(raw["num_classes"]),
+            )
+            net = NanoGuardNet(cfg)
+            state = {_rename(k): v.float() for k, v in ckpt["model_state_dict"].items()}
+            net.load_state_dict(state)
+        except (OSError, KeyError, TypeError, ValueError, RuntimeError) as exc:
+            raise ModelLoadError(f"cannot load NanoGuard weights {str(weights)!r}: {exc}") from exc
+        net.eval()
+        return cls(net, BpeTokenizer.from_tiktoken_pickle(tok))
+
+    def encode(self, text: str) -> list[int]:
+        ids = [self.bos_id, *self.tokenizer.encode_ordinary(text)]
+        return ids[: self.net.cfg.sequence_len]
+
+    def score(self, texts: list[str]) -> list[float]:
+        """P(injection) per text. Each text runs at its own length: no padding tokens, which
+        the model would otherwise attend to (its attention has no padding mask)."""
+        out: list[float] = []
+        with torch.inference_mode():
+            for text in texts:
+                ids = torch.tensor([self.encode(text)], dtype=torch.long)  # (1, T)
+                logits = self.net(ids, torch.ones_like(ids))  # (1, 2)
+                out.append(float(torch.softmax(logits, dim=-1)[0, 1]))
+        return out

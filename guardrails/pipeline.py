@@ -1,0 +1,200 @@
+"""GuardrailPipeline: input rails before retrieval, output rails on the stream, grounding at
+the end. Sync and free of asyncio: the app calls `check_input` and `check_grounding` (which
+run models) in a worker thread; the streaming checker is pure CPU.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from guardrails.base import (
+    Action,
+    InputRail,
+    ModerationEvent,
+    OutputRail,
+    Stage,
+    Verdict,
+    clip,
+)
+from guardrails.embedding import EmbedFn
+from guardrails.errors import InvalidInputError
+from guardrails.rails.deny_list import DenyListRail
+from guardrails.rails.grounding import GroundingChecker, GroundingReport
+from guardrails.rails.harmful import HarmfulContentRail
+from guardrails.rails.injection_rules import InjectionRulesRail
+from guardrails.rails.leakage import SystemPromptLeakRail
+from guardrails.rails.pii import PiiRedactor
+from guardrails.settings import GuardrailSettings
+from guardrails.streaming import StreamingOutputChecker
+
+
+@dataclass(frozen=True, slots=True)
+class InputResult:
+    """`blocked` is the verdict that stopped the message (None when allowed); `verdicts` has
+    one entry per rail that ran, in order; `stored_text` is what to persist (PII-redacted when
+    the input "pii" rail is on)."""
+
+    blocked: Verdict | None
+    verdicts: tuple[Verdict, ...]
+    events: tuple[ModerationEvent, ...]
+    stored_text: str
+
+    @property
+    def allowed(self) -> bool:
+        return self.blocked is None
+
+
+@dataclass(frozen=True, slots=True)
+class GroundingResult:
+    report: GroundingReport
+    events: tuple[ModerationEvent, ...]  # one flag per unsupported sentence
+
+
+class GuardrailPipeline:
+    def __init__(
+        self,
+        input_rails: Sequence[InputRail],
+        output_rails: Sequence[OutputRail],
+        *,
+        input_redactor: PiiRedactor | None = None,
+        output_redactor: PiiRedactor | None = None,
+        grounding: GroundingChecker | None = None,
+        chunk_size: int = 120,
+        context_size: int = 100,
+    ) -> None:
+        self.input_rails = list(input_rails)
+        self.output_rails = list(output_rails)
+        self.input_redactor = input_redactor
+        self.output_redactor = output_redactor
+        self.grounding = grounding
+        self.chunk_size = chunk_size
+        self.context_size = context_size
+
+    @classmethod
+    def from_settings(
+        cls, settings: GuardrailSettings, *, embed: EmbedFn | None = None
+    ) -> GuardrailPipeline:
+        """Builds the named rails. Models load only for rails that are enabled; `embed` lets
+        the app share its retrieval embedder (otherwise MiniLM is loaded here when needed)."""
+        needs_embed = "injection_classifier" in settings.input_rails or (
+            "grounding" in settings.output_rails
+        )
+        if needs_embed and embed is None:
+            from retrieval.embedder import Embedder
+
+            embed = Embedder.load().embed
+        deny = DenyListRail(settings.deny_terms, settings.deny_patterns)
+        inputs: list[InputRail] = []
+        for name in settings.input_rails:
+            if name == "deny_list":
+                inputs.append(deny)
+            elif name == "injection_rules":
+                inputs.append(InjectionRulesRail())
+            elif name == "harmful":
+                inputs.append(HarmfulContentRail())
+            elif name == "injection_classifier":
+                from guardrails.models.head import LogisticHead
+                from guardrails.rails.injection_classifier import (
+                    DEFAULT_HEAD,
+                    InjectionClassifierRail,
+                )
+
+                assert embed is not None
+                head = LogisticHead.load(DEFAULT_HEAD)
+                inputs.append(
+                    InjectionClassifierRail(embed, head, settings.injection_classifier_threshold)
+                )
+            elif name == "injection_model":
+                from guardrails.models.nanoguard import NanoGuard
+                from guardrails.rails.injection_model import InjectionModelRail
+
+                inputs.append(
+                    InjectionModelRail(NanoGuard.load(), settings.injection_model_threshold)
+                )
+        outputs: list[OutputRail] = []
+        for name in settings.output_rails:
+            if name == "deny_list":
+                outputs.append(deny)
+            elif name == "harmful":
+                outputs.append(HarmfulContentRail())
+            elif name == "system_prompt_leak":
+                outputs.append(SystemPromptLeakRail(settings.leak_ngram, settings.leak_threshold))
+        grounding = None
+        if "grounding" in settings.output_rails:
+            grounding = GroundingChecker(
+                embed, settings.grounding_min_similarity, settings.grounding_min_overlap
+            )
+        return cls(
+            inputs,
+            outputs,
+            input_redactor=PiiRedactor() if "pii" in settings.input_rails else None,
+            output_redactor=PiiRedactor() if "pii" in settings.output_rails else None,
+            grounding=grounding,
+            chunk_size=settings.chunk_size,
+            context_size=settings.context_size,
+        )
+
+    def check_input(self, text: str) -> InputResult:
+        """Runs the input rails in order and stops at the first block. Sync; may run models."""
+        if not isinstance(text, str):
+            raise InvalidInputError(f"input must be str, got {type(text).__name__}")
+        events: list[ModerationEvent] = []
+        stored = text
+        if self.input_redactor is not None:
+            redaction = self.input_redactor.redact(text)
+            stored = redaction.text
+            if redaction.matches:
+                kinds = sorted({m.kind for m in redaction.matches})
+                reason = f"{', '.join(kinds)} redacted before storage"
+                events.append(
+                    ModerationEvent.from_verdict(
+                        Stage.INPUT, Verdict(Action.REDACT, "pii", reason, 1.0, stored)
+                    )
+                )
+        verdicts: list[Verdict] = []
+        for rail in self.input_rails:
+            verdict = rail.check(text)
+            verdicts.append(verdict)
+            if verdict.action is Action.ALLOW:
+                continue
+            if self.input_redactor is not None:
+                excerpt = self.input_redactor.redact(verdict.excerpt).text
+                verdict = Verdict(
+                    verdict.action, verdict.rail, verdict.reason, verdict.score, excerpt
+                )
+            events.append(ModerationEvent.from_verdict(Stage.INPUT, verdict))
+            if verdict.action is Action.BLOCK:
+                return InputResult(verdict, tuple(verdicts), tuple(events), stored)
+        return InputResult(None, tuple(verdicts), tuple(events), stored)
+
+    def stream_output(self, system_prompt: str = "") -> StreamingOutputChecker:
+        """A checker for one streamed answer; `system_prompt` feeds the leakage rail."""
+        if not isinstance(system_prompt, str):
+            raise InvalidInputError(
+                f"system_prompt must be str, got {type(system_prompt).__name__}"
+            )
+        checkers = [rail.open(system_prompt) for rail in self.output_rails]
+        return StreamingOutputChecker(
+            checkers, self.output_redactor, self.chunk_size, self.context_size
+        )
+
+    def check_grounding(self, answer: str, chunks: Sequence[str]) -> GroundingResult:
+        """Scores the final answer against the retrieved chunks (empty when grounding is off or
+        no chunks were used). Sync; runs the embedder."""
+        if not isinstance(answer, str):
+            raise InvalidInputError(f"answer must be str, got {type(answer).__name__}")
+        if self.grounding is None:
+            return GroundingResult(GroundingReport(()), ())
+        report = self.grounding.check(answer, chunks)
+        events = tuple(
+            ModerationEvent(
+                Stage.OUTPUT,
+                self.grounding.name,
+                Action.FLAG,
+                f"sentence not supported by the retrieved documents (chars {s.start}-{s.end})",
+                clip(s.text),
+            )
+            for s in report.unsupported
+        )
+        return GroundingResult(report, events)

@@ -1,0 +1,1 @@
+"""The rails: each file holds one small unit with one job."""

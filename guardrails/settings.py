@@ -1,0 +1,75 @@
+"""GuardrailSettings: which rails run, and how each is tuned, by name.
+
+The app builds one from its own settings (app/settings.py is the only reader of the
+environment) and hands it to `GuardrailPipeline.from_settings`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from guardrails.errors import InvalidSettingError
+
+INPUT_RAILS = frozenset(
+    {"deny_list", "injection_rules", "harmful", "injection_classifier", "injection_model", "pii"}
+)
+OUTPUT_RAILS = frozenset({"deny_list", "harmful", "system_prompt_leak", "pii", "grounding"})
+
+
+@dataclass(frozen=True)
+class GuardrailSettings:
+    """Input rails run in the listed order and stop at the first block; put cheap ones first.
+    Input "pii" never blocks: it yields a redacted copy of the message for storage.
+    Output "grounding" runs once per answer, on `check_grounding`, when chunks were used."""
+
+    input_rails: tuple[str, ...] = (
+        "deny_list",
+        "injection_rules",
+        "harmful",
+        "injection_classifier",
+        "injection_model",
+    )
+    output_rails: tuple[str, ...] = ("deny_list", "harmful", "system_prompt_leak", "pii")
+    deny_terms: tuple[str, ...] = ()
+    deny_patterns: tuple[str, ...] = ()
+    # NanoGuard fires on many benign texts that merely mention its trigger words at 0.5; at
+    # 0.999 it adds recall on paraphrased attacks while staying quiet on our benign dev rows.
+    injection_model_threshold: float = 0.999
+    # None: the threshold stored with the head (chosen on its validation split).
+    injection_classifier_threshold: float | None = None
+    # Streaming output: a window checks `chunk_size` new chars plus `context_size` chars of
+    # already-released text carried over, so a sentence split across windows is seen whole.
+    chunk_size: int = 120
+    context_size: int = 100
+    leak_ngram: int = 6
+    leak_threshold: float = 0.4
+    grounding_min_similarity: float = 0.55
+    grounding_min_overlap: float = 0.6
+
+    def __post_init__(self) -> None:
+        for stage, names, known in (
+            ("input", self.input_rails, INPUT_RAILS),
+            ("output", self.output_rails, OUTPUT_RAILS),
+        ):
+            for name in names:
+                if name not in known:
+                    raise InvalidSettingError(
+                        f"unknown {stage} rail {name!r}; known: {', '.join(sorted(known))}"
+                    )
+            if len(set(names)) != len(names):
+                raise InvalidSettingError(f"{stage} rails listed twice: {names!r}")
+        if self.chunk_size < 1:
+            raise InvalidSettingError(f"chunk_size must be >= 1, got {self.chunk_size}")
+        if self.context_size < 0:
+            raise InvalidSettingError(f"context_size must be >= 0, got {self.context_size}")
+        for label, value in (
+            ("injection_model_threshold", self.injection_model_threshold),
+            ("leak_threshold", self.leak_threshold),
+        ):
+            if not 0.0 < value <= 1.0:
+                raise InvalidSettingError(f"{label} must be in (0, 1], got {value}")
+        t = self.injection_classifier_threshold
+        if t is not None and not 0.0 < t < 1.0:
+            raise InvalidSettingError(f"injection_classifier_threshold must be in (0, 1), got {t}")
+        if isinstance(self.deny_terms, str) or isinstance(self.deny_patterns, str):
+            raise InvalidSettingError("deny_terms and deny_patterns must be tuples of strings")

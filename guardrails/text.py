@@ -1,0 +1,48 @@
+"""Text helpers shared by the rule rails: normalization and sentence spans."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Zero-width and bidi-control characters hide words from rules without changing what a model
+# reads, so rules see the text without them.
+_INVISIBLE = dict.fromkeys(
+    [0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF, 0x00AD, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E]
+)
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a"})
+_LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[0134578@])[\w@]+\b")
+_SPACES = re.compile(r"\s+")
+
+
+def normalize(text: str) -> str:
+    """Lower-cased NFKC text without invisible characters; digits inside words that also hold
+    letters are read as leetspeak ("ign0re" -> "ignore"), whitespace runs become one space."""
+    text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE).lower()
+    text = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), text)
+    return _SPACES.sub(" ", text).strip()
+
+
+_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s|$)|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Char spans (start, end) of the sentences in `text`, leading/trailing spaces excluded.
+    A sentence ends at . ! ? followed by a space or the end, at a blank line, or before a
+    list item; the spans are in order and do not overlap."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        _append_trimmed(text, start, m.end(), spans)
+        start = m.end()
+    _append_trimmed(text, start, len(text), spans)
+    return spans
+
+
+def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        spans.append((start, end))

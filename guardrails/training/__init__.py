@@ -1,0 +1,2 @@
+"""Scripts that fit the small classifier heads shipped in guardrails/data (not imported at run
+time)."""

