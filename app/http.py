@@ -115,11 +115,12 @@ def query_choice(request: Request, name: str, choices: tuple[str, ...]) -> str |
 
 
 def connection_token(conn: HTTPConnection, allow_query: bool = False) -> str | None:
+    """An explicit token (header, or `?token=` where allowed) wins over the session cookie."""
     token = bearer_token(conn.headers.get("authorization"))
-    if token is None:
-        token = conn.cookies.get(state_of(conn).settings.auth.cookie_name)
     if token is None and allow_query:
         token = conn.query_params.get("token")
+    if token is None:
+        token = conn.cookies.get(state_of(conn).settings.auth.cookie_name)
     return token or None
 
 

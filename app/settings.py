@@ -27,7 +27,7 @@ class ServerSettings(_Part):
     port: int = Field(8000, ge=0, le=65535, description="TCP port")
     allowed_origins: list[str] = Field(
         default_factory=list,
-        description="extra browser origins allowed to open the WebSocket (e.g. https://chat.example)",
+        description="extra browser origins allowed to open the WebSocket",
     )
     drain_seconds: float = Field(
         20.0, ge=0, description="on SIGTERM, how long running generations may take to finish"
