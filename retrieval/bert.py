@@ -140,9 +140,7 @@ class BertLayer(nn.Module):
         super().__init__()
         self.attention = BertAttention(cfg)
         self.intermediate = _Intermediate(cfg)
-        self.output = _DenseResidualNorm(
-            cfg.intermediate_size, cfg.hidden_size, cfg.layer_norm_eps
-        )
+        self.output = _DenseResidualNorm(cfg.intermediate_size, cfg.hidden_size, cfg.layer_norm_eps)
 
     def forward(self, x: torch.Tensor, attn_bias: torch.Tensor) -> torch.Tensor:
         x = self.attention(x, attn_bias)  # (B, T, H)

@@ -104,9 +104,7 @@ def docx_text(data: bytes, filename: str) -> list[TextSection]:
         paragraphs: list[str] = []
         for block in document.iter_inner_content():
             if isinstance(block, Table):
-                rows = [
-                    " | ".join(cell.text.strip() for cell in row.cells) for row in block.rows
-                ]
+                rows = [" | ".join(cell.text.strip() for cell in row.cells) for row in block.rows]
                 paragraphs.append("\n".join(r for r in rows if r.strip(" |")))
             else:
                 paragraphs.append(block.text)

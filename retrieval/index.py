@@ -263,9 +263,7 @@ class VectorIndex:
         except RuntimeError as exc:
             raise index_file.IndexFileError(f"{str(path)!r}: FAISS cannot read it: {exc}") from exc
         if not isinstance(loaded, faiss.IndexIDMap2) or loaded.d != dim:
-            raise index_file.IndexFileError(
-                f"{str(path)!r} is not an id-mapped index of dim {dim}"
-            )
+            raise index_file.IndexFileError(f"{str(path)!r} is not an id-mapped index of dim {dim}")
         stored = set(faiss.vector_to_array(loaded.id_map).tolist())
         deleted = set(header.deleted_ids)
         if not deleted <= stored or len(stored) - len(deleted) != header.num_vectors:

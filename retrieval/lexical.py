@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 _TERM = re.compile(r"\w+", re.UNICODE)
 # Words too common to discriminate between chunks.
+# fmt: off
 _STOPWORDS = frozenset(
     (
         "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "has",
@@ -21,6 +22,7 @@ _STOPWORDS = frozenset(
         "to", "was", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your",
     )
 )
+# fmt: on
 
 
 def terms(text: str) -> list[str]:

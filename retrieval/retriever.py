@@ -170,9 +170,7 @@ class Retriever:
     def remove_document(self, document_id: str) -> int:
         return self.remove_chunks(self.catalog.document_chunk_ids(document_id))
 
-    def search(
-        self, query: str, scope: Scope, k: int = 4, min_score: float = 0.0
-    ) -> list[Source]:
+    def search(self, query: str, scope: Scope, k: int = 4, min_score: float = 0.0) -> list[Source]:
         return search(
             query,
             k,
