@@ -9,6 +9,7 @@ shared with a sequence it computed before.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
@@ -104,7 +105,11 @@ class FakeEngine:
         self.token_delay = token_delay
         self.started = False
         self.dead = False
-        self.gate: asyncio.Event | None = None  # when set by a test, tokens wait for it
+        # Tokens after the first `hold_after` wait until a test sets `gate` (thread-safe:
+        # the app's event loop runs in another thread under TestClient).
+        self.hold_after: int | None = None
+        self.gate = threading.Event()
+        self.fail_after: int | None = None  # raise EngineDeadError after this many tokens
         self.extra_waiting = 0  # lets a test pretend the queue is full
         self.prompts: list[list[int]] = []
         self.aborted: list[str] = []
@@ -168,8 +173,11 @@ class FakeEngine:
         s.num_running += 1
         try:
             for tid in answer:
-                if self.gate is not None:
-                    await self.gate.wait()
+                if self.hold_after is not None and len(output) >= self.hold_after:
+                    while not self.gate.is_set():
+                        await asyncio.sleep(0.005)
+                if self.fail_after is not None and len(output) >= self.fail_after:
+                    raise EngineDeadError("engine loop crashed: simulated")
                 if self.token_delay:
                     await asyncio.sleep(self.token_delay)
                 else:
