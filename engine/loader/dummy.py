@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import os
 import zlib
 from concurrent.futures import ThreadPoolExecutor
@@ -135,8 +134,10 @@ def _dummy_tensor(name: str, shape: tuple[int, ...], dtype: torch.dtype) -> torc
     return values.to(dtype)
 
 
-@functools.lru_cache(maxsize=4)
 def _dummy_tokenizer(vocab_size: int) -> Tokenizer:
     if vocab_size == _DEFAULT_VOCAB_SIZE:
-        return Tokenizer.from_gguf(default_model_path())
+        # Imported here: the gguf package is only needed for this one shape.
+        from engine.loader.gguf import gguf_tokenizer
+
+        return gguf_tokenizer(default_model_path())
     return Tokenizer.byte_level(vocab_size)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from typing import Any
 
 import gguf
@@ -37,6 +38,10 @@ _LAYER_NAMES = {
 }
 _LAYER_TENSOR = re.compile(r"blk\.(\d+)\.(\w+)\.(weight|bias)")
 
+_TOKENIZER_CACHE_SIZE = 4
+_TOKENIZER_CACHE: dict[tuple[str, int, int], Tokenizer] = {}
+_TOKENIZER_CACHE_LOCK = threading.Lock()
+
 
 def load_gguf(path: str, dtype: torch.dtype = torch.float32) -> LoadedModel:
     reader = open_gguf(path)
@@ -46,12 +51,34 @@ def load_gguf(path: str, dtype: torch.dtype = torch.float32) -> LoadedModel:
             f"{path}: unsupported GGUF architecture {architecture!r} "
             f"(supported: {', '.join(SUPPORTED_ARCHITECTURES)})"
         )
-    tokenizer = Tokenizer.from_gguf(reader)
+    tokenizer = gguf_tokenizer(path, reader)
     names = {tensor.name for tensor in reader.tensors}
     config = _config(reader, architecture, path, tokenizer, names)
     weights = _weights(reader, config, dtype, path)
     check_weights(weights, config, path)
     return LoadedModel(config=config, weights=weights, tokenizer=tokenizer)
+
+
+def gguf_tokenizer(path: str, reader: gguf.GGUFReader | None = None) -> Tokenizer:
+    """The tokenizer of a GGUF file, built once per file version in this process.
+
+    Parsing the metadata of a 49k-token vocabulary takes seconds; engines, benchmarks and dummy
+    models of the same vocabulary reuse the (immutable, thread-safe) result.
+    """
+    try:
+        stat = os.stat(path)
+    except OSError as exc:
+        raise ModelLoadError(f"cannot read model file {path!r}: {exc}") from exc
+    key = (os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
+    with _TOKENIZER_CACHE_LOCK:
+        cached = _TOKENIZER_CACHE.get(key)
+    if cached is not None:
+        return cached
+    tokenizer = Tokenizer.from_gguf(reader if reader is not None else open_gguf(path))
+    with _TOKENIZER_CACHE_LOCK:
+        if len(_TOKENIZER_CACHE) >= _TOKENIZER_CACHE_SIZE:
+            _TOKENIZER_CACHE.pop(next(iter(_TOKENIZER_CACHE)))
+        return _TOKENIZER_CACHE.setdefault(key, tokenizer)
 
 
 def open_gguf(path: str) -> gguf.GGUFReader:

