@@ -196,6 +196,7 @@ def write_tiny_gguf(
     pre: str = "smollm",
     eos_token_id: int = 2,
     chat_template: str | None = None,
+    add_bos: bool = False,
     extra_tensors: dict[str, np.ndarray] | None = None,
     tensor_types: dict[str, str] | None = None,
 ) -> Path:
@@ -226,7 +227,7 @@ def write_tiny_gguf(
     writer.add_token_merges(vocab["merges"])
     writer.add_bos_token_id(1)
     writer.add_eos_token_id(eos_token_id)
-    writer.add_add_bos_token(False)
+    writer.add_add_bos_token(add_bos)
     if chat_template is not None:
         writer.add_chat_template(chat_template)
     for name, weight in weights.items():

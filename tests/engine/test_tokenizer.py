@@ -279,6 +279,15 @@ def test_qwen2_split_differs_from_smollm(tiny_gguf):
     assert [smollm.decode([i]) for i in smollm.encode(text)] == ["a", "\n", "\n", "b"]
 
 
+def test_add_bos_token_flag_is_honoured_like_transformers(tiny_gguf):
+    path, _ = tiny_gguf("llama", add_bos=True)
+    ours = load_model(str(path)).tokenizer
+    reference = load_reference_gguf_tokenizer(str(path))
+    text = "Hello world"
+    assert ours.encode(text, add_special_tokens=True) == reference.encode(text)
+    assert ours.encode(text, add_special_tokens=True) == [1, *ours.encode(text)]
+
+
 def test_unknown_pre_tokenizer_is_refused(tiny_gguf):
     path, _ = tiny_gguf("llama", pre="mystery-pre")
     with pytest.raises(ModelLoadError, match="mystery-pre"):
