@@ -19,6 +19,7 @@ from starlette.applications import Starlette
 from app.settings import Settings
 
 if TYPE_CHECKING:
+    from app.main import EngineFactory
     from app.state import AppState
 
 
@@ -80,10 +81,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return create_user_command(settings, args.username, args.admin, args.password_stdin)
 
 
-def serve(settings: Settings) -> int:
-    from app.main import create_app
+def serve(settings: Settings, engine_factory: EngineFactory | None = None) -> int:
+    from app.main import create_app, default_engine_factory
 
-    app = create_app(settings)
+    app = create_app(settings, engine_factory or default_engine_factory)
     config = uvicorn.Config(
         app, host=settings.server.host, port=settings.server.port,
         log_level=settings.server.log_level, ws_max_size=settings.limits.max_frame_bytes,

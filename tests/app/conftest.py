@@ -136,3 +136,38 @@ def signup(client: TestClient, username: str, password: str = "correct horse") -
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def live_server(make_settings, fake_engine: FakeEngine):
+    """Start the real app under uvicorn on 127.0.0.1 (a free port) in a thread."""
+    import threading
+
+    import uvicorn
+
+    servers: list[uvicorn.Server] = []
+    threads: list[threading.Thread] = []
+
+    def start(settings: Settings | None = None, hooks=None) -> str:
+        app = create_app(settings or make_settings(), engine_factory=lambda s: fake_engine,
+                         hooks=hooks)
+        config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
+                                lifespan="on")
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        for _ in range(500):
+            if server.started:
+                break
+            thread.join(0.01)
+        assert server.started, "uvicorn did not start"
+        port = server.servers[0].sockets[0].getsockname()[1]
+        servers.append(server)
+        threads.append(thread)
+        return f"http://127.0.0.1:{port}"
+
+    yield start
+    for server in servers:
+        server.should_exit = True
+    for thread in threads:
+        thread.join(10)

@@ -112,6 +112,7 @@ class FakeEngine:
         self.fail_after: int | None = None  # raise EngineDeadError after this many tokens
         self.extra_waiting = 0  # lets a test pretend the queue is full
         self.prompts: list[list[int]] = []
+        self.params: list[SamplingParams] = []
         self.aborted: list[str] = []
         self._computed: list[list[int]] = []
         self._stats = FakeStats()
@@ -160,41 +161,42 @@ class FakeEngine:
             raise ContextLengthExceededError(len(ids), params.max_tokens, self.max_model_len)
         rid = request_id or f"req-{len(self.prompts)}"
         self.prompts.append(ids)
+        self.params.append(params)
         cached = self.cached_tokens(ids)
         s = self._stats
         s.prefix_cache_queries += len(ids)
         s.prefix_cache_hits += cached
         s.prompt_tokens_total += len(ids) - cached
-        answer = self.tokenizer.encode(self.reply(self.tokenizer.decode(ids, False)))
-        answer.append(IM_END)
+        full = self.reply(self.tokenizer.decode(ids, False))
+        # A stop string ends the answer where it starts; the token that completes it (here:
+        # its first character) is sampled but its text never released, as the detokenizer does.
+        cuts = [full.find(st) for st in params.stop if st in full]
+        if cuts:
+            cut = min(cuts)
+            answer = self.tokenizer.encode(full[:cut]) + self.tokenizer.encode(full[cut])
+        else:
+            answer = self.tokenizer.encode(full) + [IM_END]
         output: list[int] = []
-        text = ""
         finished = False
         s.num_running += 1
         try:
-            for tid in answer:
+            for i, tid in enumerate(answer):
                 if self.hold_after is not None and len(output) >= self.hold_after:
                     while not self.gate.is_set():
                         await asyncio.sleep(0.005)
                 if self.fail_after is not None and len(output) >= self.fail_after:
                     raise EngineDeadError("engine loop crashed: simulated")
-                if self.token_delay:
-                    await asyncio.sleep(self.token_delay)
-                else:
-                    await asyncio.sleep(0)
+                await asyncio.sleep(self.token_delay)
                 output.append(tid)
                 s.generation_tokens_total += 1
-                delta = "" if tid == IM_END else self.tokenizer.decode([tid])
-                reason = None
-                if tid == IM_END:
-                    reason = "stop"
-                elif params.stop and any(st in text + delta for st in params.stop):
-                    cut = min((text + delta).find(st) for st in params.stop if st in text + delta)
-                    delta = (text + delta)[:cut][len(text):]
-                    reason = "stop"
+                last = i == len(answer) - 1
+                delta = "" if last else self.tokenizer.decode([tid])
+                if last:
+                    reason: str | None = "stop"
                 elif len(output) >= params.max_tokens:
                     reason = "length"
-                text += delta
+                else:
+                    reason = None
                 finished = reason is not None
                 yield RequestOutput(
                     request_id=rid, text=delta, token_ids=[tid], finished=finished,
