@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import weakref
 from typing import Any
 
 import gguf
@@ -38,8 +39,9 @@ _LAYER_NAMES = {
 }
 _LAYER_TENSOR = re.compile(r"blk\.(\d+)\.(\w+)\.(weight|bias)")
 
-_TOKENIZER_CACHE_SIZE = 4
-_TOKENIZER_CACHE: dict[tuple[str, int, int], Tokenizer] = {}
+_TOKENIZER_CACHE: weakref.WeakValueDictionary[tuple[str, int, int], Tokenizer] = (
+    weakref.WeakValueDictionary()
+)
 _TOKENIZER_CACHE_LOCK = threading.Lock()
 
 
@@ -60,10 +62,11 @@ def load_gguf(path: str, dtype: torch.dtype = torch.float32) -> LoadedModel:
 
 
 def gguf_tokenizer(path: str, reader: gguf.GGUFReader | None = None) -> Tokenizer:
-    """The tokenizer of a GGUF file, built once per file version in this process.
+    """The tokenizer of a GGUF file, shared while any loaded model still uses it.
 
     Parsing the metadata of a 49k-token vocabulary takes seconds; engines, benchmarks and dummy
-    models of the same vocabulary reuse the (immutable, thread-safe) result.
+    models of the same vocabulary in one process reuse the (immutable, thread-safe) result.
+    Entries are weak, so nothing is kept alive for the cache's sake.
     """
     try:
         stat = os.stat(path)
@@ -76,8 +79,6 @@ def gguf_tokenizer(path: str, reader: gguf.GGUFReader | None = None) -> Tokenize
         return cached
     tokenizer = Tokenizer.from_gguf(reader if reader is not None else open_gguf(path))
     with _TOKENIZER_CACHE_LOCK:
-        if len(_TOKENIZER_CACHE) >= _TOKENIZER_CACHE_SIZE:
-            _TOKENIZER_CACHE.pop(next(iter(_TOKENIZER_CACHE)))
         return _TOKENIZER_CACHE.setdefault(key, tokenizer)
 
 
