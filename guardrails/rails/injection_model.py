@@ -1,6 +1,11 @@
 """Prompt-injection classifier rail over the NanoGuard transformer (see models/nanoguard.py
-for what it was trained on). Long texts are scored in windows of the model's context and the
-highest window score counts, so an injection at the end of a long message is not cut off."""
+for what it was trained on).
+
+Texts longer than `window` tokens are scored in windows (the last one aligned to the end) and
+the highest window score counts, so an attack past the model's 512-token context is not cut
+off. Limitation: the model mean-pools over all tokens, so a short attack inside a long benign
+window is diluted (measured: the score of a 17-token attack falls from 0.99999 to 0.30 behind
+57 tokens of filler); smaller windows find it but fire more often on benign text."""
 
 from __future__ import annotations
 
@@ -14,19 +19,35 @@ from guardrails.models.nanoguard import NanoGuard
 class InjectionModelRail:
     name = "injection_model"
 
-    def __init__(self, model: NanoGuard, threshold: float = 0.99, max_windows: int = 8) -> None:
+    def __init__(
+        self,
+        model: NanoGuard,
+        threshold: float = 0.99,
+        window: int = 511,
+        stride: int = 511,
+        max_windows: int = 8,
+    ) -> None:
         if not 0.0 < threshold <= 1.0:
             raise InvalidSettingError(
                 f"injection_model threshold must be in (0, 1], got {threshold}"
             )
         self.model = model
         self.threshold = threshold
+        if not 0 < stride <= window < model.net.cfg.sequence_len:
+            raise InvalidSettingError(
+                f"need 0 < stride <= window < {model.net.cfg.sequence_len}, "
+                f"got stride={stride} window={window}"
+            )
+        self.window = window
+        self.stride = stride
         self.max_windows = max_windows
 
     def score(self, text: str) -> float:
         ids = self.model.tokenizer.encode_ordinary(text)
-        span = self.model.net.cfg.sequence_len - 1  # room for BOS
-        starts = list(range(0, max(len(ids), 1), span))
+        span = self.window
+        starts = list(range(0, max(len(ids) - span, 0) + 1, self.stride))
+        if starts[-1] + span < len(ids):
+            starts.append(len(ids) - span)
         if len(starts) > self.max_windows:
             # Keep the head and the tail: instructions hide at the start or the end.
             half = self.max_windows // 2

