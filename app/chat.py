@@ -97,6 +97,11 @@ class ChatTurn:
         except AppError as exc:
             self.sink.send(ErrorFrame(code=exc.code, message=exc.message))
             return
+        except Exception:
+            log.exception("could not start a chat turn")
+            self.sink.send(ErrorFrame(code="internal", message="the server could not start "
+                                      "this answer; try again"))
+            return
         self.sink.send(StartFrame(conversation_id=prep.conversation_id,
                                   user_message_id=prep.user_message_id,
                                   message_id=prep.message_id))

@@ -21,6 +21,7 @@ from app.errors import (
     PayloadTooLargeError,
     UnauthorizedError,
 )
+from app.textcheck import reject_nul
 
 if TYPE_CHECKING:
     from app.state import AppState
@@ -73,6 +74,7 @@ async def read_json(request: Request, model: type[M]) -> M:
         raise InvalidJsonError(f"request body is not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise InvalidRequestError(f"request body must be a JSON object, got {type(data).__name__}")
+    reject_nul(data)
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -105,6 +107,13 @@ def query_time(request: Request, name: str) -> datetime | None:
     if value.tzinfo is None:
         raise InvalidRequestError(f"{name} must carry a time zone, got {raw!r}")
     return value
+
+
+def query_text(request: Request, name: str) -> str | None:
+    raw = request.query_params.get(name)
+    if raw is not None:
+        reject_nul(raw, name)
+    return raw
 
 
 def query_choice(request: Request, name: str, choices: tuple[str, ...]) -> str | None:

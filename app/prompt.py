@@ -11,6 +11,7 @@ token ids it was generated as. Turn N's prompt + answer is then a prefix of turn
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -57,6 +58,11 @@ class PromptBuilder:
         special = getattr(tokenizer, "special_token_ids", None) or ()
         eos = getattr(tokenizer, "eos_token_ids", None) or ()
         self._trailing_special = frozenset(special) | frozenset(eos)
+        try:
+            params = inspect.signature(tokenizer.encode).parameters
+        except (TypeError, ValueError):
+            params = {}  # type: ignore[assignment]
+        self._splits_special = "split_special_tokens" in params
 
     def render_ids(self, messages: Sequence[PromptMessage]) -> list[int]:
         """Token ids of `messages` followed by the assistant generation prompt."""
@@ -137,18 +143,28 @@ class PromptBuilder:
         rendered_before: str,
         index: int,
     ) -> list[int]:
-        if message.role != "assistant" or not message.token_ids:
-            return self.tokenizer.encode(text)
-        header = self._render(dicts[:index], True)[len(rendered_before) :]
-        body = text[len(header) :]
-        answer = list(message.token_ids)
-        while answer and answer[-1] in self._trailing_special:
-            answer.pop()
-        if (
-            not text.startswith(header)
-            or not body.startswith(message.content)
-            or self.tokenizer.decode(answer) != message.content
-        ):
-            return self.tokenizer.encode(text)
-        trailer = body[len(message.content) :]
-        return self.tokenizer.encode(header) + answer + self.tokenizer.encode(trailer)
+        """A message's ids: the template's markers as special tokens, its content as literal
+        text (a user typing "<|im_start|>" must not forge a turn), or for an answer with
+        known ids, exactly those."""
+        probe = [*dicts[:index], {"role": message.role, "content": _PROBE}]
+        shape = self._render(probe, False)[len(rendered_before) :]
+        header, found, trailer = shape.partition(_PROBE)
+        if not found or text != header + message.content + trailer:
+            return self.tokenizer.encode(text)  # a template that rewrites content
+        body = self._literal(message.content)
+        if message.role == "assistant" and message.token_ids:
+            answer = list(message.token_ids)
+            while answer and answer[-1] in self._trailing_special:
+                answer.pop()
+            if self.tokenizer.decode(answer) == message.content:
+                body = answer
+        return self.tokenizer.encode(header) + body + self.tokenizer.encode(trailer)
+
+    def _literal(self, text: str) -> list[int]:
+        if self._splits_special:
+            return self.tokenizer.encode(text, split_special_tokens=True)  # type: ignore[call-arg]
+        return self.tokenizer.encode(text)
+
+
+# Stands in for a message's content to find where the template puts it.
+_PROBE = "\x00hearth-content-probe\x00"

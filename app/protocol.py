@@ -7,6 +7,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from app.errors import InvalidRequestError
+from app.textcheck import reject_nul
+
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 
 
 class _Frame(BaseModel):
@@ -26,7 +29,7 @@ class ChatParams(_Frame):
 
 class ChatFrame(_Frame):
     type: Literal["chat"]
-    conversation_id: str | None = Field(None, min_length=1, max_length=64)
+    conversation_id: str | None = Field(None, pattern=ID_PATTERN)
     content: str = Field(min_length=1)
     params: ChatParams | None = None
     documents: bool = True
@@ -34,18 +37,18 @@ class ChatFrame(_Frame):
 
 class CancelFrame(_Frame):
     type: Literal["cancel"]
-    message_id: str = Field(min_length=1, max_length=64)
+    message_id: str = Field(pattern=ID_PATTERN)
 
 
 class RegenerateFrame(_Frame):
     type: Literal["regenerate"]
-    conversation_id: str = Field(min_length=1, max_length=64)
+    conversation_id: str = Field(pattern=ID_PATTERN)
     params: ChatParams | None = None
 
 
 class ResumeFrame(_Frame):
     type: Literal["resume"]
-    message_id: str = Field(min_length=1, max_length=64)
+    message_id: str = Field(pattern=ID_PATTERN)
     after: int = Field(0, ge=0)
 
 
@@ -68,6 +71,10 @@ def parse_client_frame(data: Any) -> ClientFrame:
     """Validate decoded JSON as a client frame; a typed error says which field is wrong."""
     if not isinstance(data, dict):
         raise InvalidFrameError(f"a frame must be a JSON object, got {type(data).__name__}")
+    try:
+        reject_nul(data, "frame")
+    except InvalidRequestError as exc:
+        raise InvalidFrameError(exc.message) from None
     kind = data.get("type")
     if kind not in ("chat", "cancel", "regenerate", "resume", "ping"):
         raise InvalidFrameError(f"unknown frame type {kind!r}")

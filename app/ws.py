@@ -39,10 +39,11 @@ from app.protocol import (
 )
 from app.sampling import to_sampling_params
 from app.state import AppState
+from app.textcheck import is_id
 
 log = logging.getLogger("hearth.ws")
 
-CLOSE_POLICY, CLOSE_UNSUPPORTED, CLOSE_TOO_BIG = 1008, 1003, 1009
+CLOSE_POLICY, CLOSE_UNSUPPORTED, CLOSE_TOO_BIG, CLOSE_INTERNAL = 1008, 1003, 1009, 1011
 _DONE_FROM_STATUS = {"complete": "stop", "blocked": "blocked", "interrupted": "error",
                      "error": "error", "streaming": "error"}
 
@@ -135,6 +136,9 @@ class Connection:
                 await self._handle(parse_client_frame(data))
             except AppError as exc:
                 self._error(exc, _message_id_of(data))
+            except Exception:
+                log.exception("frame handling failed")
+                return CLOSE_INTERNAL
             if self.ws.application_state != WebSocketState.CONNECTED:
                 return None
 
@@ -209,6 +213,6 @@ def _replay(message: Message, after: int) -> list[ServerFrame]:
 
 
 def _message_id_of(data: Any) -> str | None:
-    if isinstance(data, dict) and isinstance(data.get("message_id"), str):
-        return data["message_id"][:64]
+    if isinstance(data, dict) and is_id(data.get("message_id")):
+        return data["message_id"]  # type: ignore[no-any-return]
     return None

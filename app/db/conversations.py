@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.base import utcnow
 from app.db.models import Conversation, Message
 from app.errors import NotFoundError
+from app.textcheck import is_id
 
 
 async def list_conversations(
@@ -40,7 +41,7 @@ async def get_conversation(
     session: AsyncSession, user_id: str, conversation_id: str
 ) -> Conversation:
     """The user's conversation; someone else's looks exactly like a missing one."""
-    conv = await session.get(Conversation, conversation_id)
+    conv = await session.get(Conversation, conversation_id) if is_id(conversation_id) else None
     if conv is None or conv.user_id != user_id:
         raise NotFoundError(f"conversation {conversation_id!r} not found")
     return conv
@@ -75,7 +76,7 @@ async def add_message(session: AsyncSession, **values: Any) -> Message:
 
 
 async def get_message(session: AsyncSession, user_id: str, message_id: str) -> Message:
-    message = await session.get(Message, message_id)
+    message = await session.get(Message, message_id) if is_id(message_id) else None
     if message is None or message.user_id != user_id:
         raise NotFoundError(f"message {message_id!r} not found")
     return message

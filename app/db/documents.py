@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Chunk, Document
 from app.errors import NotFoundError
+from app.textcheck import is_id
 
 
 async def list_documents(session: AsyncSession, user_id: str) -> Sequence[Document]:
@@ -21,7 +22,7 @@ async def list_documents(session: AsyncSession, user_id: str) -> Sequence[Docume
 
 
 async def get_document(session: AsyncSession, user_id: str, document_id: str) -> Document:
-    document = await session.get(Document, document_id)
+    document = await session.get(Document, document_id) if is_id(document_id) else None
     if document is None or document.user_id != user_id:
         raise NotFoundError(f"document {document_id!r} not found")
     return document

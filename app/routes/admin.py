@@ -11,6 +11,7 @@ from app.http import (
     json_response,
     query_choice,
     query_int,
+    query_text,
     query_time,
     require_admin,
     state_of,
@@ -25,8 +26,8 @@ async def list_moderation(request: Request) -> Response:
     before = query_time(request, "before")
     async with state_of(request).db.session() as s:
         events = await moderation.list_events(
-            s, stage=stage, rail=request.query_params.get("rail"),
-            user_id=request.query_params.get("user_id"), limit=limit, before=before,
+            s, stage=stage, rail=query_text(request, "rail"),
+            user_id=query_text(request, "user_id"), limit=limit, before=before,
         )
         return json_response({"events": [event_json(e) for e in events]})
 

@@ -10,6 +10,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from app.auth import (
+    USERNAME_RE,
     dummy_verify,
     hash_password,
     validate_password,
@@ -56,8 +57,10 @@ async def signup(request: Request) -> Response:
 async def login(request: Request) -> Response:
     state = state_of(request)
     body = await read_json(request, Credentials)
-    async with state.db.session() as s:
-        user = await users.get_by_username(s, body.username)
+    user = None
+    if USERNAME_RE.fullmatch(body.username):
+        async with state.db.session() as s:
+            user = await users.get_by_username(s, body.username)
     if user is None:
         await asyncio.to_thread(dummy_verify, state.settings.auth.scrypt_n)
         raise UnauthorizedError("wrong username or password")

@@ -33,8 +33,9 @@ async def upload_document(request: Request) -> Response:
         if conversation_id is not None and not isinstance(conversation_id, str):
             raise InvalidRequestError("conversation_id must be a text field")
         data = await file.read(limit + 1)
-        filename = file.filename or "upload"
-        content_type = file.content_type or "application/octet-stream"
+        # Display only (never a path); PostgreSQL text cannot hold NUL.
+        filename = (file.filename or "upload").replace("\x00", "")[:255] or "upload"
+        content_type = (file.content_type or "application/octet-stream").replace("\x00", "")
     if len(data) > limit:
         raise PayloadTooLargeError(f"upload exceeds {limit} bytes")
     if conversation_id is not None:

@@ -28,12 +28,14 @@ class FakeTokenizer:
     eos_token_ids = (IM_END,)
     special_token_ids = frozenset({IM_START, IM_END})
 
-    def encode(self, text: str, add_special_tokens: bool = False) -> list[int]:
+    def encode(
+        self, text: str, add_special_tokens: bool = False, *, split_special_tokens: bool = False
+    ) -> list[int]:
         ids: list[int] = []
         i = 0
         while i < len(text):
             for name, tid in _SPECIAL.items():
-                if text.startswith(name, i):
+                if not split_special_tokens and text.startswith(name, i):
                     ids.append(tid)
                     i += len(name)
                     break
