@@ -119,7 +119,7 @@ class DrainingServer(uvicorn.Server):
             self.drain_deadline = time.monotonic() + self.drain_seconds
             state = self._state()
             if state is not None:
-                state.hub.draining = True
+                state.hub.begin_drain(self.drain_seconds)
         else:
             self.should_exit = True
 

@@ -85,6 +85,7 @@ class GenerationHub:
     def __init__(self, retention_seconds: float = 120.0) -> None:
         self.retention_seconds = retention_seconds
         self.draining = False
+        self.drain_deadline: float | None = None  # time.monotonic() when draining must end
         self._by_message: dict[str, Generation] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._active_by_user: Counter[str] = Counter()
@@ -133,6 +134,18 @@ class GenerationHub:
         self._by_message[generation.message_id] = generation
 
     # ----------------------------------------------------------------------- lifecycle
+    def begin_drain(self, seconds: float) -> None:
+        """Admit nothing new from now on; running work has `seconds` to finish (the first
+        call sets the deadline, so a later shutdown step does not restart the window)."""
+        self.draining = True
+        if self.drain_deadline is None:
+            self.drain_deadline = time.monotonic() + seconds
+
+    def drain_time_left(self) -> float:
+        if self.drain_deadline is None:
+            return 0.0
+        return max(0.0, self.drain_deadline - time.monotonic())
+
     def launch(
         self, generation: Generation, run: Callable[[], Coroutine[Any, Any, None]]
     ) -> asyncio.Task[None]:

@@ -92,7 +92,7 @@ def create_app(
 async def _drain(state: AppState) -> None:
     """Stop admitting, let running generations finish within the drain window, then
     interrupt the rest (their messages are stored as `interrupted`)."""
-    state.hub.draining = True
-    if not await state.hub.wait_idle(state.settings.server.drain_seconds):
+    state.hub.begin_drain(state.settings.server.drain_seconds)
+    if not await state.hub.wait_idle(state.hub.drain_time_left()):
         log.warning("drain window over; interrupting %d generations", state.hub.num_active)
     await state.hub.cancel_all("shutdown")

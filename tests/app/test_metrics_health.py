@@ -75,3 +75,15 @@ def test_health_and_ready(client: TestClient, fake_engine: FakeEngine) -> None:
     with client.websocket_connect(f"/ws?token={token}") as ws:
         ws.send_json({"type": "chat", "content": "anyone?"})
         assert ws.receive_json()["code"] == "overloaded"
+
+
+def test_internal_errors_never_leak_a_traceback(make_settings, fake_engine: FakeEngine) -> None:
+    def broken_stats():
+        raise RuntimeError("secret internals /path/to/file.py line 3")
+
+    app = create_app(make_settings(), engine_factory=lambda s: fake_engine)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        fake_engine.stats = broken_stats  # type: ignore[method-assign]
+        r = client.get("/ready")
+    assert r.status_code == 500
+    assert r.json() == {"error": {"code": "internal", "message": "internal server error"}}
