@@ -88,6 +88,9 @@ class _Block(nn.Module):
 
 
 class NanoGuardNet(nn.Module):
+    cos: torch.Tensor
+    sin: torch.Tensor
+
     def __init__(self, cfg: NanoGuardConfig) -> None:
         super().__init__()
         self.cfg = cfg
