@@ -43,10 +43,15 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--skip-bench", action="store_true", help="quality only")
     parser.add_argument("--ingest-bytes", type=int, default=1_000_000)
     parser.add_argument("--search-chunks", type=int, default=10_000)
+    parser.add_argument(
+        "--threads", type=int, default=None, help="torch intra-op threads (default: torch's)"
+    )
     return parser.parse_args(argv)
 
 
 def run(args: argparse.Namespace) -> dict:
+    if args.threads is not None:
+        torch.set_num_threads(args.threads)
     started = time.perf_counter()
     embedder = Embedder.load()
     load_seconds = time.perf_counter() - started
@@ -59,6 +64,8 @@ def run(args: argparse.Namespace) -> dict:
             "cpus": os.cpu_count(),
             "torch_threads": torch.get_num_threads(),
             "python": sys.version.split()[0],
+            # Other work on the machine skews every timing below; this says how much there was.
+            "load_average_1m": round(os.getloadavg()[0], 2),
         },
         "settings": {
             "chunk_tokens": args.chunk_tokens,

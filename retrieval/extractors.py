@@ -16,14 +16,14 @@ _SPACES = re.compile(r"[^\S\n]+")
 _BLANK_RUNS = re.compile(r"\n{3,}")
 
 # Elements whose text is never document content.
-_HTML_DROP = ("script", "style", "noscript", "template", "svg", "canvas", "iframe", "object",
-              "head")  # fmt: skip
+_HTML_DROP = frozenset(("script", "style", "noscript", "template", "svg", "canvas", "iframe",
+                        "object", "head"))  # fmt: skip
 # Elements that end a line or paragraph when rendered.
-_HTML_BLOCKS = (
+_HTML_BLOCKS = frozenset((
     "p", "div", "section", "article", "header", "footer", "main", "aside", "nav", "blockquote",
     "pre", "ul", "ol", "li", "dl", "dt", "dd", "table", "tr", "h1", "h2", "h3", "h4", "h5",
     "h6", "figure", "figcaption", "hr", "address", "details", "summary", "title",
-)  # fmt: skip
+))  # fmt: skip
 
 
 def normalize_text(text: str) -> str:
@@ -39,18 +39,31 @@ def plain_text(text: str) -> list[TextSection]:
 
 
 def html_text(markup: str) -> list[TextSection]:
-    from bs4 import BeautifulSoup
+    from bs4 import BeautifulSoup, CData, NavigableString, Tag
 
     soup = BeautifulSoup(markup, "html.parser")
     title = soup.title.get_text(" ", strip=True) if soup.title else ""
-    for tag in soup.find_all(_HTML_DROP):
-        tag.decompose()
-    for tag in soup.find_all("br"):
-        tag.replace_with("\n")
-    for tag in soup.find_all(_HTML_BLOCKS):
-        tag.insert_before("\n\n")
-        tag.insert_after("\n\n")
-    body = soup.get_text()
+    # An explicit stack rather than recursion or tree edits: both cost depth^2 (or overflow)
+    # on deeply nested markup, which an upload may have.
+    parts: list[str] = []
+    stack: list[tuple[object, bool]] = [(soup, False)]
+    while stack:
+        node, leaving = stack.pop()
+        if leaving:
+            parts.append("\n\n")
+        elif isinstance(node, Tag):
+            if node.name in _HTML_DROP:
+                continue
+            if node.name == "br":
+                parts.append("\n")
+                continue
+            if node.name in _HTML_BLOCKS:
+                parts.append("\n\n")
+                stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node.contents))
+        elif type(node) in (NavigableString, CData):
+            parts.append(str(node))
+    body = "".join(parts)
     return [TextSection(normalize_text(f"{title}\n\n{body}" if title else body))]
 
 
@@ -88,7 +101,7 @@ def pdf_text(data: bytes, filename: str, limits: ParseLimits) -> list[TextSectio
                 sections.append(TextSection(text, page=number))
     except UnreadableDocumentError:
         raise
-    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
+    except Exception as exc:  # pypdf raises many unrelated types (and recursion) on bad input
         raise UnreadableDocumentError(filename, f"broken PDF: {exc}") from exc
     if not sections:
         raise UnreadableDocumentError(filename, "the PDF has no extractable text (scanned?)")

@@ -84,9 +84,11 @@ class VectorIndex:
         self._deleted: set[int] = set()
 
     def _new_faiss(self) -> faiss.IndexIDMap2:
+        inner: faiss.Index
         if self.settings.kind == "hnsw":
-            inner = faiss.IndexHNSWFlat(self.dim, self.settings.hnsw_m, faiss.METRIC_INNER_PRODUCT)
-            inner.hnsw.efConstruction = self.settings.hnsw_ef_construction
+            hnsw = faiss.IndexHNSWFlat(self.dim, self.settings.hnsw_m, faiss.METRIC_INNER_PRODUCT)
+            hnsw.hnsw.efConstruction = self.settings.hnsw_ef_construction
+            inner = hnsw
         else:
             inner = faiss.IndexFlatIP(self.dim)
         return faiss.IndexIDMap2(inner)
@@ -220,14 +222,17 @@ class VectorIndex:
         return hits
 
     def _params(self, selector: faiss.IDSelector | None, k: int) -> faiss.SearchParameters:
+        # Attributes are set one by one: faiss's type stubs lack these constructors' keywords.
+        params: faiss.SearchParameters
         if self.settings.kind == "hnsw":
-            ef = max(self.settings.hnsw_ef_search, k)
-            if selector is None:
-                return faiss.SearchParametersHNSW(efSearch=ef)
-            return faiss.SearchParametersHNSW(sel=selector, efSearch=ef)
-        if selector is None:
-            return faiss.SearchParameters()
-        return faiss.SearchParameters(sel=selector)
+            hnsw_params = faiss.SearchParametersHNSW()  # type: ignore[attr-defined]
+            hnsw_params.efSearch = max(self.settings.hnsw_ef_search, k)
+            params = hnsw_params
+        else:
+            params = faiss.SearchParameters()
+        if selector is not None:
+            params.sel = selector
+        return params
 
     def save(self, folder: Path | str) -> Path:
         """Write the index to folder/INDEX_FILENAME atomically; returns the file's path."""

@@ -43,6 +43,12 @@ def test_html_drops_scripts_and_styles_and_keeps_blocks() -> None:
     )
 
 
+def test_deeply_nested_html_parses_in_linear_time() -> None:
+    depth = 20_000
+    markup = b"<html><body>" + b"<div>" * depth + b"deep" + b"</div>" * depth + b"</body></html>"
+    assert parse_document(markup, "deep.html").text == "deep"
+
+
 def test_html_content_in_a_txt_file_is_read_as_html() -> None:
     doc = parse_document(b"<html><body><p>Hi</p><script>x()</script></body></html>", "page.txt")
     assert (doc.kind, doc.text) == ("html", "Hi")
