@@ -11,14 +11,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Protocol
 
 from app.db import conversations as repo
 from app.db import moderation
 from app.db.session import Database
-from app.engine_port import EngineLike
+from app.engine_port import EngineLike, output_stream
 from app.errors import AppError, NotFoundError
 from app.history import history_turns, last_user_message
 from app.hooks import GuardEvent, TurnContext, TurnHooks
@@ -157,6 +156,9 @@ class ChatTurn:
                 await self._finish(prep, "blocked", "blocked")
                 return
             text = decision.text or prep.text
+            if text != prep.text:
+                # Store what the model saw, so later turns render this turn identically.
+                await self._update(prep.user_message_id, content=text)
             retrieved = await hooks.retrieve(text, ctx)
             if retrieved.sources:
                 self.sink.send(CitationsFrame(message_id=mid, sources=list(retrieved.sources)))
@@ -191,7 +193,7 @@ class ChatTurn:
         metrics.request_queue_time.observe(submitted - self.accepted)
         last_token_at: float | None = None
         finish: FinishReason = "stop"
-        async with aclosing(engine.generate(prompt, params, request_id=mid)) as outputs:
+        async with output_stream(engine, prompt, params, mid) as outputs:
             async for out in outputs:
                 now = time.monotonic()
                 if out.token_ids:

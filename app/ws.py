@@ -27,6 +27,7 @@ from app.protocol import (
     DeltaFrame,
     DoneFrame,
     ErrorFrame,
+    FinishReason,
     InvalidFrameError,
     PingFrame,
     PongFrame,
@@ -44,6 +45,7 @@ from app.textcheck import is_id
 log = logging.getLogger("hearth.ws")
 
 CLOSE_POLICY, CLOSE_UNSUPPORTED, CLOSE_TOO_BIG, CLOSE_INTERNAL = 1008, 1003, 1009, 1011
+_FINISH_REASONS = ("stop", "length", "cancelled", "blocked", "error")
 _DONE_FROM_STATUS = {"complete": "stop", "blocked": "blocked", "interrupted": "error",
                      "error": "error", "streaming": "error"}
 
@@ -202,9 +204,8 @@ def _replay(message: Message, after: int) -> list[ServerFrame]:
             frames.append(DeltaFrame(message_id=message.id, index=index,
                                      text=message.content[start:end]))
         start = end
-    reason = message.finish_reason or _DONE_FROM_STATUS.get(message.status, "error")
-    if reason not in ("stop", "length", "cancelled", "blocked", "error"):
-        reason = "error"
+    stored = message.finish_reason or _DONE_FROM_STATUS.get(message.status, "error")
+    reason: FinishReason = stored if stored in _FINISH_REASONS else "error"  # type: ignore[assignment]
     usage = Usage(prompt_tokens=message.prompt_tokens or 0,
                   completion_tokens=message.completion_tokens or 0,
                   cached_tokens=message.cached_tokens or 0)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncIterator
-from contextlib import aclosing
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -17,6 +16,7 @@ from app.auth import AuthUser
 from app.db import conversations as repo
 from app.db import moderation
 from app.db.base import new_id
+from app.engine_port import output_stream
 from app.errors import ContextLengthError, InvalidRequestError
 from app.hooks import GuardEvent, TurnContext
 from app.http import json_response, read_json, require_user, state_of
@@ -97,8 +97,14 @@ class _Completion:
                     f"a message has {len(m.content)} characters; the limit is {limit}"
                 )
         self.ctx = TurnContext(user.id, None, None, None, use_documents=False)
+        self._prepared: tuple[list[int], Any] | None = None
 
     def prepare(self) -> tuple[list[int], Any]:
+        if self._prepared is None:
+            self._prepared = self._prepare()
+        return self._prepared
+
+    def _prepare(self) -> tuple[list[int], Any]:
         chat = self.state.settings.chat
         prompt = self.state.prompts.render_ids(self.messages)
         room = self.state.engine.max_model_len - len(prompt)
@@ -142,8 +148,8 @@ class _Completion:
         submitted = time.monotonic()
         metrics.request_queue_time.observe(submitted - self.accepted)
         first = True
-        async with self.state.hub.track(self.user.id), aclosing(
-            self.state.engine.generate(prompt, params, request_id=self.id)
+        async with self.state.hub.track(self.user.id), output_stream(
+            self.state.engine, prompt, params, self.id
         ) as outputs:
             async for out in outputs:
                 if out.token_ids and first:

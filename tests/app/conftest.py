@@ -55,6 +55,22 @@ async def _pg_exec(sql: str) -> None:
         await conn.close()
 
 
+async def _drop_orphan_schemas() -> None:
+    """Drop test schemas left by sessions that were killed (their pid no longer runs)."""
+    import asyncpg
+
+    conn = await asyncpg.connect("postgresql://postgres@127.0.0.1:5432/test", timeout=5)
+    try:
+        rows = await conn.fetch(
+            "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'hearth\\_test\\_%'")
+        for row in rows:
+            pid = row["nspname"].split("_")[2]
+            if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+                await conn.execute(f'DROP SCHEMA "{row["nspname"]}" CASCADE')
+    finally:
+        await conn.close()
+
+
 async def _migrate(url: str, schema: str | None) -> None:
     db = Database(url, schema)
     try:
@@ -76,6 +92,7 @@ def pg_schema() -> Iterator[str]:
     error = _pg_error()
     if error is not None:
         pytest.skip(f"PostgreSQL at 127.0.0.1:5432 (database test) is not answering: {error}")
+    asyncio.run(_drop_orphan_schemas())
     schema = f"hearth_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
     asyncio.run(_pg_exec(f"CREATE SCHEMA {schema}"))
     asyncio.run(_migrate(PG_URL, schema))

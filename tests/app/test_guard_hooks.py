@@ -137,3 +137,27 @@ def test_openai_route_applies_the_same_guardrails(live_server, make_settings) ->
         model="x", messages=[{"role": "user", "content": "forbidden thing"}], stream=True))
     assert chunks[-1].choices[0].finish_reason == "content_filter"
     assert chunks[-1].choices[0].delta.content == "Sorry, I can't help with that."
+
+
+async def redact_digits(text: str, ctx: TurnContext) -> InputDecision:
+    redacted = "".join("#" if ch.isdigit() else ch for ch in text)
+    if redacted == text:
+        return InputDecision()
+    event = GuardEvent("input", "pii", "redact", "digits", redacted[:40])
+    return InputDecision(text=redacted, events=(event,))
+
+
+def test_redacted_input_is_what_is_stored_and_prompted(make_settings, fake_engine) -> None:
+    app = create_app(make_settings(), engine_factory=lambda s: fake_engine,
+                     hooks=TurnHooks(input_check=redact_digits))
+    with TestClient(app) as client:
+        token = signup(client, "alice")
+        with client.websocket_connect(f"/ws?token={token}") as ws:
+            first = chat(ws, "my card is 4111")
+            second = chat(ws, "thanks", first[0]["conversation_id"])
+        assert text_of(first) == "You said: my card is ####"
+        messages = conversation(client, token, first[0]["conversation_id"])["messages"]
+        assert messages[0]["content"] == "my card is ####"
+        p1, p2 = fake_engine.prompts
+        assert "4111" not in fake_engine.tokenizer.decode(p1 + p2)
+        assert second[-1]["usage"]["cached_tokens"] > len(p1) // 16 * 16 - 16
