@@ -6,7 +6,8 @@
 Rows are `{text, label, ...}` with label 1 = should be blocked (extra fields ignored). Every
 enabled rail runs on every row so each gets its own precision / recall / F1 / false-positive
 rate / latency; the "pipeline" figures are those of `check_input`, which runs the rails in
-order and stops at the first block (its latency is the sum up to and including that rail).
+order, skips a gated rail whose gate is not met, and stops at the first block (its latency is
+the sum of the rails it ran).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from guardrails.base import Action
+from guardrails.base import Action, Verdict
 from guardrails.errors import DatasetError, GuardrailError, InvalidSettingError
 from guardrails.settings import GuardrailSettings
 
@@ -111,13 +112,15 @@ def evaluate(
             total_ms = 0.0
             blocked_by = None
             best_score = 0.0
+            ran: list[Verdict] = []  # what check_input would have run, in order
             for rail in rails:
                 t0 = time.perf_counter()
                 verdict = rail.check(text)
                 ms = (time.perf_counter() - t0) * 1000
                 blocked = verdict.action is Action.BLOCK
                 tallies[rail.name].add(blocked, label, ms)
-                if blocked_by is None:
+                if blocked_by is None and pipeline.should_run(rail.name, ran):
+                    ran.append(verdict)
                     total_ms += ms
                     best_score = max(best_score, verdict.score)
                     if blocked:

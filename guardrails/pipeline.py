@@ -62,8 +62,13 @@ class GuardrailPipeline:
         grounding: GroundingChecker | None = None,
         chunk_size: int = 120,
         context_size: int = 100,
+        gates: dict[str, tuple[str, float]] | None = None,
     ) -> None:
+        """`gates` maps a rail name to (earlier rail, minimum score): the rail runs only when
+        that earlier rail ran and scored at least the minimum (a cascade that skips a costly
+        model on inputs a cheaper one found clearly benign)."""
         self.input_rails = list(input_rails)
+        self.gates = dict(gates or {})
         self.output_rails = list(output_rails)
         self.input_redactor = input_redactor
         self.output_redactor = output_redactor
@@ -120,6 +125,14 @@ class GuardrailPipeline:
                 outputs.append(HarmfulContentRail())
             elif name == "system_prompt_leak":
                 outputs.append(SystemPromptLeakRail(settings.leak_ngram, settings.leak_threshold))
+        gates = {}
+        names = settings.input_rails
+        gated = settings.injection_model_gate > 0 and {
+            "injection_model",
+            "injection_classifier",
+        } <= set(names)
+        if gated and names.index("injection_classifier") < names.index("injection_model"):
+            gates["injection_model"] = ("injection_classifier", settings.injection_model_gate)
         grounding = None
         if "grounding" in settings.output_rails:
             grounding = GroundingChecker(
@@ -133,6 +146,7 @@ class GuardrailPipeline:
             grounding=grounding,
             chunk_size=settings.chunk_size,
             context_size=settings.context_size,
+            gates=gates,
         )
 
     def check_input(self, text: str) -> InputResult:
@@ -154,6 +168,8 @@ class GuardrailPipeline:
                 )
         verdicts: list[Verdict] = []
         for rail in self.input_rails:
+            if not self.should_run(rail.name, verdicts):
+                continue
             verdict = rail.check(text)
             verdicts.append(verdict)
             if verdict.action is Action.ALLOW:
@@ -167,6 +183,14 @@ class GuardrailPipeline:
             if verdict.action is Action.BLOCK:
                 return InputResult(verdict, tuple(verdicts), tuple(events), stored)
         return InputResult(None, tuple(verdicts), tuple(events), stored)
+
+    def should_run(self, name: str, earlier: Sequence[Verdict]) -> bool:
+        """Whether input rail `name` runs, given the verdicts of the rails before it."""
+        gate = self.gates.get(name)
+        if gate is None:
+            return True
+        source, minimum = gate
+        return any(v.rail == source and v.score >= minimum for v in earlier)
 
     def stream_output(self, system_prompt: str = "") -> StreamingOutputChecker:
         """A checker for one streamed answer; `system_prompt` feeds the leakage rail."""

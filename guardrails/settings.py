@@ -35,6 +35,9 @@ class GuardrailSettings:
     # NanoGuard fires on many benign texts that merely mention its trigger words at 0.5; at
     # 0.999 it adds recall on paraphrased attacks while staying quiet on our benign dev rows.
     injection_model_threshold: float = 0.999
+    # Cascade: NanoGuard runs only on inputs the classifier scored at least this high (0: always).
+    # On the validation splits 0.1 skips it for ~75% of allowed inputs with no loss of recall.
+    injection_model_gate: float = 0.1
     # None: the threshold stored with the head (chosen on its validation split).
     injection_classifier_threshold: float | None = None
     # Streaming output: a window checks `chunk_size` new chars plus `context_size` chars of
@@ -62,6 +65,10 @@ class GuardrailSettings:
             raise InvalidSettingError(f"chunk_size must be >= 1, got {self.chunk_size}")
         if self.context_size < 0:
             raise InvalidSettingError(f"context_size must be >= 0, got {self.context_size}")
+        if not 0.0 <= self.injection_model_gate < 1.0:
+            raise InvalidSettingError(
+                f"injection_model_gate must be in [0, 1), got {self.injection_model_gate}"
+            )
         for label, value in (
             ("injection_model_threshold", self.injection_model_threshold),
             ("leak_threshold", self.leak_threshold),

@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guardrails.base import Action, Stage
+from guardrails.base import Action, Stage, Verdict
 from guardrails.errors import InvalidInputError, InvalidSettingError
 from guardrails.pipeline import GuardrailPipeline
 from guardrails.rails.grounding import GroundingChecker
@@ -103,3 +103,39 @@ def test_bad_inputs_and_settings_raise_typed_errors(pipeline: GuardrailPipeline)
         GuardrailSettings(chunk_size=0)
     with pytest.raises(InvalidSettingError, match="1.5"):
         GuardrailSettings(injection_model_threshold=1.5)
+
+
+class ScoreRail:
+    """A stand-in model rail with a fixed score, counting its calls."""
+
+    def __init__(self, name: str, score: float, threshold: float) -> None:
+        self.name = name
+        self.score = score
+        self.threshold = threshold
+        self.calls = 0
+
+    def check(self, text: str) -> Verdict:
+        self.calls += 1
+        if self.score >= self.threshold:
+            return Verdict(Action.BLOCK, self.name, "too high", self.score, text)
+        return Verdict.allow(self.name, self.score)
+
+
+@pytest.mark.parametrize(
+    ("first_score", "second_runs"),
+    [(0.05, False), (0.1, True), (0.5, True)],
+)
+def test_gated_rail_runs_only_when_the_earlier_score_reaches_the_gate(
+    first_score: float, second_runs: bool
+) -> None:
+    cheap = ScoreRail("injection_classifier", first_score, threshold=0.6)
+    costly = ScoreRail("injection_model", 0.9999, threshold=0.999)
+    p = GuardrailPipeline(
+        [cheap, costly], [], gates={"injection_model": ("injection_classifier", 0.1)}
+    )
+    result = p.check_input("some text")
+    assert costly.calls == int(second_runs)
+    assert [v.rail for v in result.verdicts] == (
+        ["injection_classifier", "injection_model"] if second_runs else ["injection_classifier"]
+    )
+    assert result.allowed is not second_runs
