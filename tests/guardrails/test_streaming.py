@@ -142,3 +142,11 @@ def test_system_prompt_leak_is_blocked_across_windows() -> None:
     c2 = pipeline.stream_output(system_prompt=prompt)
     released2, events2 = feed_chars(c2, "Acme Corp sells anvils. Ask me about pricing any time!")
     assert events2 == [] and c2.blocked is None
+
+
+def test_digit_run_longer_than_a_chunk_is_held_at_most_one_extra_chunk() -> None:
+    c = checker(chunk=10, context=5)
+    assert c.feed("1 2 3 4 5 6 7").text == ""  # may still become a phone or card number
+    step = c.feed(" 8 9 0 1 2")  # 23 chars pending: the hold-back limit is reached
+    assert step.text == "1 2 3 4 5 "
+    assert c.finish().text == "6 7 8 9 0 1 2"
