@@ -300,11 +300,12 @@ def test_stop_string_cuts_output_and_never_leaks(
         complete = tok.decode(seen).rstrip(FFFD)
         assert len(released) >= len(complete) - (longest - 1)
     tail = detok.flush()
-    if stopped_by is None:
-        # Only a stop string that ends in U+FFFD can complete with the flushed text.
+    if stopped_by is not None:
+        assert tail == ""
+    else:
+        # Only a stop string ending in U+FFFD can complete with the text flushed at the end.
         assert stop.endswith(FFFD)
         stopped_by = detok.stop_reason
-    assert tail == "" or stopped_by == detok.stop_reason
     assert released + tail == expected
     assert detok.output_text == expected
     assert stopped_by == stop == detok.stop_reason
