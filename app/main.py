@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Protocol
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -30,6 +31,15 @@ log = logging.getLogger("hearth.app")
 EngineFactory = Callable[[Settings], EngineLike]
 
 
+class Service(Protocol):
+    """Something with a lifetime tied to the app's (e.g. the retrieval index): started after
+    the database and engine, stopped before them."""
+
+    async def start(self, state: AppState) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
 def default_engine_factory(settings: Settings) -> EngineLike:
     """Load the configured model into an `engine.AsyncEngine` (blocking: seconds)."""
     from engine import AsyncEngine
@@ -41,36 +51,40 @@ def create_app(
     settings: Settings | None = None,
     engine_factory: EngineFactory = default_engine_factory,
     hooks: TurnHooks | None = None,
+    services: Sequence[Service] = (),
 ) -> Starlette:
     settings = settings if settings is not None else Settings()
     hooks = hooks if hooks is not None else TurnHooks()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
-        db = Database(settings.resolved_database_url, settings.database_schema)
-        engine: EngineLike | None = None
-        try:
+        # Each resource is released in reverse order of acquisition, also when a later
+        # step of the start fails.
+        async with AsyncExitStack() as stack:
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+            db = Database(settings.resolved_database_url, settings.database_schema)
+            stack.push_async_callback(db.dispose)
             await db.migrate()
             recovered = await db.recover_interrupted()
             if recovered:
                 log.warning("marked %d messages left streaming by a previous run interrupted",
                             recovered)
             engine = await asyncio.to_thread(engine_factory, settings)
+            stack.push_async_callback(engine.shutdown)
             engine.start()
             hub = GenerationHub(settings.server.finished_generation_retention_seconds)
-            app.state.hearth = AppState(
+            state = AppState(
                 settings=settings, engine=engine, db=db, hub=hub,
                 admission=Admission(settings.limits, hub, engine.stats),
                 metrics=Metrics(engine.stats), hooks=hooks,
                 prompts=PromptBuilder(engine.tokenizer, engine.max_model_len),
             )
+            app.state.hearth = state
+            for service in services:
+                await service.start(state)
+                stack.push_async_callback(service.stop)
             yield
-            await _drain(app.state.hearth)
-        finally:
-            if engine is not None:
-                await engine.shutdown()
-            await db.dispose()
+            await _drain(state)
 
     app = Starlette(
         routes=[

@@ -87,3 +87,21 @@ def test_internal_errors_never_leak_a_traceback(make_settings, fake_engine: Fake
         r = client.get("/ready")
     assert r.status_code == 500
     assert r.json() == {"error": {"code": "internal", "message": "internal server error"}}
+
+
+def test_services_start_after_the_engine_and_stop_before_it(make_settings) -> None:
+    events: list[str] = []
+
+    class Index:
+        async def start(self, state) -> None:
+            events.append(f"start engine_started={state.engine.started}")
+
+        async def stop(self) -> None:
+            events.append(f"stop engine_dead={engine.dead}")
+
+    engine = FakeEngine()
+    app = create_app(make_settings(), engine_factory=lambda s: engine, services=[Index()])
+    with TestClient(app) as client:
+        assert client.get("/health").status_code == 200
+    assert events == ["start engine_started=True", "stop engine_dead=False"]
+    assert engine.dead

@@ -41,17 +41,14 @@ def test_malformed_frames_get_protocol_errors(make_settings, fake_engine) -> Non
     with TestClient(app) as client:
         token = signup(client, "alice")
         with client.websocket_connect(f"/ws?token={token}") as ws:
+            # Over the whole run: every generation that starts ends with exactly one done.
+            # A generation's frames may arrive after the pong that follows its chat frame,
+            # so the bookkeeping spans examples.
+            started: set[str] = set()
+            done: set[str] = set()
 
-            @settings(max_examples=150, deadline=None,
-                      suppress_health_check=[HealthCheck.function_scoped_fixture])
-            @given(frame=_frames)
-            def check(frame: str) -> None:
-                ws.send_text(frame)
+            def read_until_settled() -> None:
                 ws.send_json({"type": "ping"})
-                # Whatever the frame did, the socket still answers, and every reply is one of
-                # the protocol's frames; a started generation ends with exactly one done.
-                started: set[str] = set()
-                done: set[str] = set()
                 while True:
                     reply = ws.receive_json()
                     kind = reply["type"]
@@ -62,12 +59,25 @@ def test_malformed_frames_get_protocol_errors(make_settings, fake_engine) -> Non
                                                  "rate_limited", "overloaded",
                                                  "context_length_exceeded"}, reply
                         assert "Traceback" not in reply["message"]
-                    if kind == "start":
+                    elif kind == "start":
+                        assert reply["message_id"] not in started
                         started.add(reply["message_id"])
-                    if kind == "done":
+                    elif kind == "done":
+                        assert reply["message_id"] in started
                         assert reply["message_id"] not in done
                         done.add(reply["message_id"])
-                    if kind == "pong" and started == done:
-                        break
+                    elif kind == "pong":
+                        if started == done:
+                            return
+                        ws.send_json({"type": "ping"})  # still running: ask again
+
+            @settings(max_examples=150, deadline=None,
+                      suppress_health_check=[HealthCheck.function_scoped_fixture])
+            @given(frame=_frames)
+            def check(frame: str) -> None:
+                ws.send_text(frame)
+                # Whatever the frame did, the socket still answers with protocol frames.
+                read_until_settled()
 
             check()
+            assert started == done
