@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 from starlette.applications import Starlette
 
+from app import logredact
 from app.settings import Settings
 
 if TYPE_CHECKING:
@@ -91,6 +92,7 @@ def serve(settings: Settings, engine_factory: EngineFactory | None = None) -> in
         lifespan="on",
     )
     server = DrainingServer(config, app, settings.server.drain_seconds)
+    logredact.install()  # after uvicorn.Config has configured its loggers
     server.run()
     # uvicorn returns without raising when startup fails (e.g. the port is taken).
     return 0 if server.started else 1

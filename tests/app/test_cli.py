@@ -53,3 +53,17 @@ def test_users_create_admin_then_signup_is_a_user(tmp_path: Path) -> None:
         r = client.post("/api/auth/login", json={"username": "root_admin",
                                                  "password": "a long password"})
         assert r.status_code == 200 and r.json()["user"]["role"] == "admin"
+
+
+def test_tokens_in_websocket_urls_are_redacted_from_logs(caplog) -> None:
+    import logging
+
+    from app import logredact
+
+    logredact.install(("hearth.test",))
+    logger = logging.getLogger("hearth.test")
+    with caplog.at_level(logging.INFO, logger="hearth.test"):
+        logger.info('%s - "WebSocket %s" [accepted]', "127.0.0.1:5", "/ws?token=hth_SECRET&x=1")
+        logger.info("plain /ws?a=1&token=hth_OTHER")
+    assert "hth_SECRET" not in caplog.text and "hth_OTHER" not in caplog.text
+    assert "/ws?token=[redacted]&x=1" in caplog.text
