@@ -6,6 +6,7 @@ Pure Python. One rule covers every phase: each step a request is given up to
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -127,10 +128,8 @@ class Scheduler:
         if request in self.running:
             self.running.remove(request)
         else:
-            try:
+            with contextlib.suppress(ValueError):
                 self.waiting.remove(request)
-            except ValueError:
-                pass
         self.kv_cache.free(request)
         self.requests.pop(request.request_id, None)
 

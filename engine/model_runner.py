@@ -1,0 +1,189 @@
+"""Runs one scheduled step on the device: builds the flat batch, runs the model, samples.
+
+The only module (with models/, layers/, kernels/) that touches tensors for the engine core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from engine.config import EngineConfig, ModelConfig
+from engine.layers.attention import AttentionMetadata, PrefillSeq
+from engine.models.llama import KVCache, LlamaForCausalLM
+from engine.sampler import Sampler, SamplerOutput
+from engine.sampling_metadata import SamplingMetadata, SamplingRow
+from engine.scheduler import ScheduledRequest, SchedulerOutput
+
+_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
+def resolve_device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(name)
+
+
+def resolve_dtype(name: str, device: torch.device) -> torch.dtype:
+    if name == "auto":
+        # CPU default is float32: batch-size-independent results matter more there than the
+        # bf16 speed-up, which `dtype="bfloat16"` still gives.
+        return torch.bfloat16 if device.type == "cuda" else torch.float32
+    try:
+        return _DTYPES[name]
+    except KeyError:
+        raise ValueError(f"dtype must be one of auto, {', '.join(_DTYPES)}; got {name!r}") from None
+
+
+@dataclass(slots=True)
+class StepResult:
+    """Sampled tokens of the requests that reached their last known token this step."""
+
+    request_ids: list[str]
+    sampler_output: SamplerOutput
+
+
+class ModelRunner:
+    def __init__(
+        self,
+        config: EngineConfig,
+        model_config: ModelConfig,
+        weights: dict[str, torch.Tensor],
+        max_model_len: int,
+    ) -> None:
+        self.config = config
+        self.model_config = model_config
+        self.device = resolve_device(config.device)
+        self.dtype = resolve_dtype(config.dtype, self.device)
+        self.block_size = config.block_size
+        if config.num_threads and self.device.type == "cpu":
+            torch.set_num_threads(config.num_threads)
+        self.model = self._build_model(weights, max_model_len)
+        self.num_blocks = self._num_kv_blocks()
+        self.kv_caches = self._allocate_kv_caches(self.num_blocks)
+        self.sampler = Sampler()
+
+    # ----------------------------------------------------------------------------- set-up
+    def _build_model(self, weights: dict[str, torch.Tensor], max_model_len: int) -> LlamaForCausalLM:
+        cfg = self.model_config
+        with torch.device("meta"):
+            model = LlamaForCausalLM(cfg, max_model_len)
+        model = model.to_empty(device=self.device)
+        for param in model.parameters():
+            param.data = param.data.to(self.dtype)
+        model.load_hf_weights({k: v.to(self.device, self.dtype) for k, v in weights.items()})
+        # Rotary tables were built on the meta device: rebuild them for real, in float32.
+        model.rope = type(model.rope)(cfg.head_dim, max_model_len, cfg.rope_theta).to(self.device)
+        return model.eval()
+
+    def kv_bytes_per_block(self) -> int:
+        cfg = self.model_config
+        elem = torch.empty((), dtype=self.dtype).element_size()
+        return 2 * cfg.num_layers * self.block_size * cfg.num_kv_heads * cfg.head_dim * elem
+
+    def _num_kv_blocks(self) -> int:
+        if self.config.num_kv_blocks is not None:
+            return self.config.num_kv_blocks
+        num = self.config.kv_cache_memory_bytes // self.kv_bytes_per_block()
+        if num < 2:
+            raise ValueError(
+                f"kv_cache_memory_bytes={self.config.kv_cache_memory_bytes} holds fewer than 2 "
+                f"blocks of {self.kv_bytes_per_block()} bytes"
+            )
+        return int(num)
+
+    def _allocate_kv_caches(self, num_blocks: int) -> list[KVCache]:
+        cfg = self.model_config
+        shape = (num_blocks * self.block_size, cfg.num_kv_heads, cfg.head_dim)
+        return [
+            (
+                torch.zeros(shape, dtype=self.dtype, device=self.device),
+                torch.zeros(shape, dtype=self.dtype, device=self.device),
+            )
+            for _ in range(cfg.num_layers)
+        ]
+
+    # ----------------------------------------------------------------------------- a step
+    @torch.inference_mode()
+    def execute(self, sched: SchedulerOutput) -> StepResult:
+        # Decodes (one new token) first, then prefill chunks: attention batches the decodes.
+        decodes = [s for s in sched.scheduled if s.num_new_tokens == 1]
+        prefills = [s for s in sched.scheduled if s.num_new_tokens > 1]
+        ordered = decodes + prefills
+        bs = self.block_size
+        input_ids: list[int] = []
+        positions: list[int] = []
+        slots: list[int] = []
+        sample_rows: list[int] = []
+        sampled: list[ScheduledRequest] = []
+        prefill_seqs: list[PrefillSeq] = []
+        for s in ordered:
+            r = s.request
+            start, n = r.num_computed_tokens, s.num_new_tokens
+            row = len(input_ids)
+            input_ids.extend(r.all_token_ids[start : start + n])
+            pos = range(start, start + n)
+            positions.extend(pos)
+            slots.extend(s.block_ids[p // bs] * bs + p % bs for p in pos)
+            if n > 1:
+                ctx = None
+                if start > 0:
+                    ctx = self._context_slots([s.block_ids], [start + n])[0]
+                prefill_seqs.append(PrefillSeq(row, n, start, ctx))
+            if s.samples:
+                sample_rows.append(row + n - 1)
+                sampled.append(s)
+
+        dev = self.device
+        decode_slots = decode_mask = None
+        if decodes:
+            ctx_lens = [s.request.num_computed_tokens + 1 for s in decodes]
+            decode_slots = self._context_slots([s.block_ids for s in decodes], ctx_lens)
+            lens = torch.tensor(ctx_lens, device=dev)
+            decode_mask = (
+                torch.arange(decode_slots.shape[1], device=dev)[None, :] < lens[:, None]
+            )[:, None, None, :]  # (Bd, 1, 1, Lmax)
+        meta = AttentionMetadata(
+            slot_mapping=torch.tensor(slots, dtype=torch.long, device=dev),
+            num_decodes=len(decodes),
+            decode_slots=decode_slots,
+            decode_mask=decode_mask,
+            prefills=prefill_seqs,
+        )
+        hidden = self.model(
+            torch.tensor(input_ids, dtype=torch.long, device=dev),
+            torch.tensor(positions, dtype=torch.long, device=dev),
+            self.kv_caches,
+            meta,
+        )
+        if not sampled:
+            return StepResult([], SamplerOutput([], None, None))
+        logits = self.model.compute_logits(hidden[sample_rows])  # (B, V) float32
+        rows = [
+            SamplingRow(
+                params=s.request.sampling_params,
+                prompt_token_ids=s.request.prompt_token_ids,
+                output_token_ids=s.request.output_token_ids,
+                generator=s.request.generator,
+                eos_token_ids=s.request.eos_token_ids,
+            )
+            for s in sampled
+        ]
+        smeta = SamplingMetadata.build(rows, self.model_config.vocab_size, dev)
+        out = self.sampler(logits, smeta)
+        return StepResult([s.request.request_id for s in sampled], out)
+
+    def _context_slots(self, block_tables: list[list[int]], ctx_lens: list[int]) -> torch.Tensor:
+        """Slot ids of positions 0..len-1 of each sequence, padded to the longest: (B, Lmax)."""
+        bs = self.block_size
+        max_len = max(ctx_lens)
+        max_blocks = -(-max_len // bs)
+        table = torch.tensor(
+            [bt[:max_blocks] + [0] * (max_blocks - len(bt[:max_blocks])) for bt in block_tables],
+            dtype=torch.long,
+            device=self.device,
+        )  # (B, max_blocks)
+        offsets = torch.arange(bs, device=self.device)
+        slots = (table[:, :, None] * bs + offsets).reshape(len(block_tables), -1)
+        return slots[:, :max_len]
