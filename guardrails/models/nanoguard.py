@@ -38,6 +38,14 @@ def default_assets_path() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / "assets"
 
 
+def native_bf16() -> bool:
+    """Whether this CPU multiplies bfloat16 natively (else bf16 would be emulated, slower)."""
+    try:
+        return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    except (AttributeError, RuntimeError):
+        return False
+
+
 @dataclass(frozen=True, slots=True)
 class NanoGuardConfig:
     sequence_len: int
@@ -50,6 +58,11 @@ class NanoGuardConfig:
 
 def _rms(x: torch.Tensor) -> torch.Tensor:
     return F.rms_norm(x, (x.size(-1),))
+
+
+def _lin(layer: nn.Linear, x: torch.Tensor) -> torch.Tensor:
+    """A bias-free linear layer in its weight's dtype; activations stay float32 between."""
+    return F.linear(x.to(layer.weight.dtype), layer.weight).float()
 
 
 def _rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
@@ -75,16 +88,16 @@ class _Block(nn.Module):
     def forward(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
         B, T, C = x.shape
         h = _rms(x)
-        q = self.c_q(h).view(B, T, self.n_head, self.head_dim)  # (B, T, H, D)
-        k = self.c_k(h).view(B, T, self.n_head, self.head_dim)
-        v = self.c_v(h).view(B, T, self.n_head, self.head_dim)
+        q = _lin(self.c_q, h).view(B, T, self.n_head, self.head_dim)  # (B, T, H, D)
+        k = _lin(self.c_k, h).view(B, T, self.n_head, self.head_dim)
+        v = _lin(self.c_v, h).view(B, T, self.n_head, self.head_dim)
         q, k = _rms(_rotate(q, cos, sin)), _rms(_rotate(k, cos, sin))
         y = F.scaled_dot_product_attention(
             q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
         )  # (B, H, T, D)
-        x = x + self.c_proj(y.transpose(1, 2).reshape(B, T, C))
-        m = F.relu(self.c_fc(_rms(x))).square()  # (B, T, 4C)
-        return x + self.c_mlp_proj(m)
+        x = x + _lin(self.c_proj, y.transpose(1, 2).reshape(B, T, C))
+        m = F.relu(_lin(self.c_fc, _rms(x))).square()  # (B, T, 4C)
+        return x + _lin(self.c_mlp_proj, m)
 
 
 class NanoGuardNet(nn.Module):
@@ -107,6 +120,15 @@ class NanoGuardNet(nn.Module):
         # logits equal to the published model's.
         self.register_buffer("cos", angles.cos().bfloat16().float()[None, :, None, :], False)
         self.register_buffer("sin", angles.sin().bfloat16().float()[None, :, None, :], False)
+
+    def use_bf16_linears(self) -> None:
+        """Stores the block matmul weights in bfloat16 (norms, embeddings and head stay
+        float32). On CPUs with native bf16 (AVX512-BF16, AMX) this runs ~1.4x faster. Measured
+        against float32 at the shipped threshold 0.999: no decision changed on our dev set, one
+        of 3,038 on the validation splits; scores moved by at most 0.0024."""
+        for module in self.blocks.modules():
+            if isinstance(module, nn.Linear):
+                module.weight.data = module.weight.data.to(torch.bfloat16)
 
     def forward(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         # ids, mask: (B, T) -> logits (B, num_classes)
@@ -144,7 +166,8 @@ class NanoGuard:
             raise ModelLoadError(f"tokenizer lacks the special token {BOS_TOKEN!r}") from exc
 
     @classmethod
-    def load(cls, assets: Path | None = None) -> NanoGuard:
+    def load(cls, assets: Path | None = None, bf16: bool | None = None) -> NanoGuard:
+        """`bf16`: None picks bfloat16 matmuls when the CPU has native bf16 support."""
         folder = assets if assets is not None else default_assets_path()
         weights, tok = folder / "model.pt", folder / "tokenizer.pkl"
         for path in (weights, tok):
@@ -167,6 +190,10 @@ class NanoGuard:
         except (OSError, KeyError, TypeError, ValueError, RuntimeError) as exc:
             raise ModelLoadError(f"cannot load NanoGuard weights {str(weights)!r}: {exc}") from exc
         net.eval()
+        if bf16 is None:
+            bf16 = native_bf16()
+        if bf16:
+            net.use_bf16_linears()
         return cls(net, BpeTokenizer.from_tiktoken_pickle(tok))
 
     def encode(self, text: str) -> list[int]:
