@@ -35,15 +35,18 @@ def test_finished_beams_leave_the_live_set_and_search_stops():
     search.step([{EOS: math.log(0.9), 1: math.log(0.1)}, {EOS: math.log(0.9), 2: math.log(0.1)}])
     assert len(search.finished) == 3
     assert search.done  # the live beams can no longer beat the two best finished ones
+    # With length_penalty 1 the scores are mean logprobs: [7, EOS] = log(0.27)/2 beats
+    # [EOS] = log(0.5)/1.
     best = search.results()
-    assert [b.token_ids for b in best] == [[EOS], [7, EOS]]
+    assert [b.token_ids for b in best] == [[7, EOS], [EOS]]
 
 
 def test_length_penalty_prefers_longer_hypotheses():
     short = Beam([1, EOS], math.log(0.5))
     long = Beam([1, 2, 3, EOS], math.log(0.3))
-    assert short.score(1.0) > long.score(1.0)
-    assert long.score(3.0) > short.score(3.0)
+    # 0 ranks by total logprob; 1 by mean logprob per token, which favours the longer one.
+    assert short.score(0.0) > long.score(0.0)
+    assert long.score(1.0) > short.score(1.0)
 
 
 def test_beam_width_is_validated():
