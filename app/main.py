@@ -21,7 +21,7 @@ from app.http import app_error_handler, http_error_handler, internal_error_handl
 from app.limits import Admission
 from app.metrics import Metrics
 from app.prompt import PromptBuilder
-from app.routes import admin, auth, conversations, documents, health, openai
+from app.routes import admin, auth, conversations, documents, health, openai, ui
 from app.settings import Settings
 from app.state import AppState
 from app.ws import websocket_endpoint
@@ -91,6 +91,7 @@ def create_app(
             *health.routes, *auth.routes, *conversations.routes, *documents.routes,
             *admin.routes, *openai.routes,
             WebSocketRoute("/ws", websocket_endpoint),
+            *ui.routes,
         ],
         exception_handlers={
             AppError: app_error_handler,

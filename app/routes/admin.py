@@ -1,4 +1,5 @@
-"""/api/admin/moderation: guardrail events, admins only."""
+"""/api/admin/*: guardrail events, the engine's status and any user's conversation (for
+opening the conversation of a moderation event); admins only."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from app.db import conversations as repo
 from app.db import moderation
+from app.db.models import Conversation, User
+from app.errors import NotFoundError
 from app.http import (
     json_response,
     query_choice,
@@ -16,7 +20,8 @@ from app.http import (
     require_admin,
     state_of,
 )
-from app.views import event_json
+from app.textcheck import is_id
+from app.views import conversation_json, event_json, message_json
 
 
 async def list_moderation(request: Request) -> Response:
@@ -32,4 +37,45 @@ async def list_moderation(request: Request) -> Response:
         return json_response({"events": [event_json(e) for e in events]})
 
 
-routes = [Route("/api/admin/moderation", list_moderation, methods=["GET"])]
+async def engine_status(request: Request) -> Response:
+    await require_admin(request)
+    state = state_of(request)
+    stats = state.engine.stats()
+    queries, hits = stats.prefix_cache_queries, stats.prefix_cache_hits
+    return json_response({
+        "model": state.engine.model_name,
+        "max_model_len": state.engine.max_model_len,
+        "is_alive": stats.is_alive,
+        "num_running": stats.num_running,
+        "num_waiting": stats.num_waiting,
+        "kv_cache_usage": stats.kv_cache_usage,
+        "prefix_cache_queries": queries,
+        "prefix_cache_hits": hits,
+        # None until a prompt was looked up: a rate of nothing is not 0%.
+        "prefix_cache_hit_rate": hits / queries if queries else None,
+        "num_preemptions": stats.num_preemptions,
+        "prompt_tokens_total": stats.prompt_tokens_total,
+        "generation_tokens_total": stats.generation_tokens_total,
+        "num_active_generations": state.hub.num_active,
+    })
+
+
+async def any_conversation(request: Request) -> Response:
+    await require_admin(request)
+    conversation_id = request.path_params["id"]
+    async with state_of(request).db.session() as s:
+        conv = await s.get(Conversation, conversation_id) if is_id(conversation_id) else None
+        if conv is None:
+            raise NotFoundError(f"conversation {conversation_id!r} not found")
+        owner = await s.get(User, conv.user_id)
+        data = conversation_json(conv)
+        data["user"] = {"id": conv.user_id, "username": owner.username if owner else None}
+        data["messages"] = [message_json(m) for m in await repo.list_messages(s, conv.id)]
+        return json_response(data)
+
+
+routes = [
+    Route("/api/admin/moderation", list_moderation, methods=["GET"]),
+    Route("/api/admin/status", engine_status, methods=["GET"]),
+    Route("/api/admin/conversations/{id}", any_conversation, methods=["GET"]),
+]
