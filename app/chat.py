@@ -31,6 +31,7 @@ from app.protocol import (
     DoneFrame,
     ErrorFrame,
     FinishReason,
+    InvalidFrameError,
     ServerFrame,
     StartFrame,
     Usage,
@@ -55,6 +56,7 @@ class TurnRequest:
     content: str | None  # None: regenerate the answer to the last user message
     params: ChatParams | None = None
     use_documents: bool = True
+    replaces: str | None = None  # edit and resend: the last user message this one replaces
 
 
 @dataclass(slots=True)
@@ -113,6 +115,8 @@ class ChatTurn:
             if req.conversation_id is None:
                 if req.content is None:
                     raise NotFoundError("regenerate needs a conversation")
+                if req.replaces is not None:
+                    raise InvalidFrameError("replaces needs a conversation_id")
                 title = " ".join(req.content.split())[: settings.chat.title_chars]
                 conv = await repo.create_conversation(
                     s, req.user_id, title, settings.chat.default_system_prompt
@@ -126,9 +130,16 @@ class ChatTurn:
                 if user_msg is None:
                     raise NotFoundError(f"conversation {conv.id!r} has no user message to answer")
             else:
+                if req.replaces is not None:
+                    last = last_user_message(messages)
+                    if last is None or last.id != req.replaces:
+                        raise InvalidFrameError(
+                            f"message {req.replaces!r} is not the last user message of "
+                            f"conversation {conv.id!r}; only that one can be edited"
+                        )
                 user_msg = await repo.add_message(
                     s, conversation_id=conv.id, user_id=req.user_id, role="user",
-                    content=req.content, status="complete",
+                    content=req.content, status="complete", parent_id=req.replaces,
                 )
             answer = await repo.add_message(
                 s, conversation_id=conv.id, user_id=req.user_id, role="assistant", content="",
@@ -138,7 +149,7 @@ class ChatTurn:
         return _Prepared(
             conversation_id=conv.id, user_message_id=user_msg.id, message_id=answer.id,
             system_prompt=conv.system_prompt, text=user_msg.content,
-            turns=history_turns(messages, before_id=user_msg.id),
+            turns=history_turns(messages, before_id=req.replaces or user_msg.id),
         )
 
     async def _answer(self, prep: _Prepared) -> None:

@@ -14,9 +14,11 @@ _ANSWER_STATUSES = ("complete", "interrupted")
 def history_turns(messages: Sequence[Message], before_id: str | None) -> list[list[PromptMessage]]:
     """Turns (a user message and its latest usable answer) in order, up to `before_id`.
 
-    Blocked user messages never reach the model; of several answers to one user message
-    (regenerate) the newest usable one counts.
+    Blocked user messages never reach the model, nor does a user message that was edited (a
+    later user message names it as `parent_id`) or its answers; of several answers to one
+    user message (regenerate) the newest usable one counts.
     """
+    superseded = {m.parent_id for m in messages if m.role == "user" and m.parent_id}
     answers: dict[str, Message] = {}
     for m in messages:
         if (
@@ -30,7 +32,7 @@ def history_turns(messages: Sequence[Message], before_id: str | None) -> list[li
     for m in messages:
         if m.id == before_id:
             break
-        if m.role != "user" or m.status == "blocked":
+        if m.role != "user" or m.status == "blocked" or m.id in superseded:
             continue
         turn = [PromptMessage("user", with_context(m.content, m.context))]
         answer = answers.get(m.id)

@@ -33,6 +33,9 @@ class ChatFrame(_Frame):
     content: str = Field(min_length=1)
     params: ChatParams | None = None
     documents: bool = True
+    # Added field (edit and resend): the id of the conversation's last user message, which
+    # this one replaces; the old message and its answers leave the prompt history.
+    replaces: str | None = Field(None, pattern=ID_PATTERN)
 
 
 class CancelFrame(_Frame):

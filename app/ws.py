@@ -154,7 +154,7 @@ class Connection:
                     f"content has {len(frame.content)} characters; the limit is {limit}"
                 )
             self._start(TurnRequest(self.user.id, frame.conversation_id, frame.content,
-                                    frame.params, frame.documents))
+                                    frame.params, frame.documents, frame.replaces))
         elif isinstance(frame, RegenerateFrame):
             self._start(TurnRequest(self.user.id, frame.conversation_id, None, frame.params))
         elif isinstance(frame, CancelFrame):
