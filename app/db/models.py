@@ -127,11 +127,16 @@ class Document(Base):
 
 
 class Chunk(Base):
-    """A piece of a document; its integer id is the vector id in the retrieval index."""
+    """A piece of a document; its integer id is the vector id in the retrieval index.
+
+    Ids are never reused (AUTOINCREMENT on SQLite, an identity on PostgreSQL): a reused id
+    could meet a stale vector of a deleted chunk in the index file.
+    """
 
     __tablename__ = "chunks"
     __table_args__ = (
         UniqueConstraint("document_id", "ordinal", name="uq_chunks_document_ordinal"),
+        {"sqlite_autoincrement": True},
     )
 
     id: Mapped[int] = mapped_column(ChunkId, primary_key=True, autoincrement=True)
