@@ -48,6 +48,12 @@ class UnsupportedMediaTypeError(AppError):
     status, code = 415, "unsupported_media_type"
 
 
+class UnreadableDocumentError(AppError):
+    """An upload of a supported type from which no text can be taken (empty, broken, ...)."""
+
+    status, code = 422, "unreadable_document"
+
+
 class RateLimitedError(AppError):
     status, code = 429, "rate_limited"
 
