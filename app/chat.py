@@ -9,6 +9,7 @@ stream through the output guard, periodic flushes of the partial answer, final s
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from dataclasses import dataclass
@@ -20,9 +21,9 @@ from app.db.session import Database
 from app.engine_port import EngineLike, output_stream
 from app.errors import AppError, NotFoundError
 from app.history import history_turns, last_user_message
-from app.hooks import GuardEvent, TurnContext, TurnHooks
+from app.hooks import GuardEvent, RetrievalResult, TurnContext, TurnHooks
 from app.metrics import Metrics
-from app.prompt import PromptBuilder, PromptMessage, with_context
+from app.prompt import BuiltPrompt, PromptBuilder, PromptMessage, with_context
 from app.protocol import (
     BlockedFrame,
     ChatParams,
@@ -41,6 +42,10 @@ from app.settings import Settings
 from engine.sampling_params import SamplingParams
 
 log = logging.getLogger("hearth.chat")
+
+# Tokens kept free beyond the measured ones: BPE may merge differently across the joins of
+# the sources, the question and the wrapper text around them.
+_CONTEXT_MARGIN_TOKENS = 8
 
 
 class FrameSink(Protocol):
@@ -170,15 +175,14 @@ class ChatTurn:
             if text != prep.text:
                 # Store what the model saw, so later turns render this turn identically.
                 await self._update(prep.user_message_id, content=text)
-            retrieved = await hooks.retrieve(text, ctx)
+            system = PromptMessage("system", prep.system_prompt) if prep.system_prompt else None
+            params = to_sampling_params(self.request.params, self.deps.settings.chat)
+            retrieved, built = await self._retrieve(text, ctx, system, prep.turns,
+                                                    params.max_tokens)
             if retrieved.sources:
                 self.sink.send(CitationsFrame(message_id=mid, sources=list(retrieved.sources)))
                 await self._update(mid, citations=[s.model_dump() for s in retrieved.sources])
             await self._update(prep.user_message_id, context=retrieved.context or None)
-            system = PromptMessage("system", prep.system_prompt) if prep.system_prompt else None
-            current = [PromptMessage("user", with_context(text, retrieved.context))]
-            params = to_sampling_params(self.request.params, self.deps.settings.chat)
-            built = self.deps.prompts.build(system, [*prep.turns, current], params.max_tokens)
             dropped = built.dropped_turns
             params.max_tokens = built.max_tokens
             self.usage = Usage(prompt_tokens=len(built.token_ids), completion_tokens=0,
@@ -195,6 +199,28 @@ class ChatTurn:
         except Exception:
             log.exception("chat turn %s failed", mid)
             await self._finish(prep, "error", "error", dropped)
+
+    async def _retrieve(
+        self, text: str, ctx: TurnContext, system: PromptMessage | None,
+        turns: list[list[PromptMessage]], max_tokens: int,
+    ) -> tuple[RetrievalResult, BuiltPrompt]:
+        """Sources for the turn and the prompt with them. Sources get only the room the
+        prompt without them leaves: fewer sources rather than dropped history or a shorter
+        answer. The context sits in the user's turn and is stored with it, so later turns
+        render this one byte-identically (prefix cache)."""
+        prompts = self.deps.prompts
+        plain = prompts.build(system, [*turns, [PromptMessage("user", text)]], max_tokens)
+        wrapper = prompts.count_tokens(with_context(".", ".")) + _CONTEXT_MARGIN_TOKENS
+        room = prompts.max_model_len - plain.max_tokens - len(plain.token_ids) - wrapper
+        retrieved = await self.deps.hooks.retrieve(
+            text, dataclasses.replace(ctx, context_budget=max(room, 0)))
+        if not retrieved.context:
+            return retrieved, plain
+        current = [PromptMessage("user", with_context(text, retrieved.context))]
+        built = prompts.build(system, [*turns, current], max_tokens)
+        if built.dropped_turns > plain.dropped_turns or built.max_tokens < plain.max_tokens:
+            return RetrievalResult(), plain  # the estimate was off: history wins
+        return retrieved, built
 
     async def _stream(self, prep: _Prepared, ctx: TurnContext, prompt: list[int],
                       params: SamplingParams) -> FinishReason:

@@ -83,9 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def serve(settings: Settings, engine_factory: EngineFactory | None = None) -> int:
-    from app.main import create_app, default_engine_factory
+    from app.main import create_app, default_engine_factory, default_services
 
-    app = create_app(settings, engine_factory or default_engine_factory)
+    app = create_app(settings, engine_factory or default_engine_factory,
+                     services=default_services(settings))
     config = uvicorn.Config(
         app, host=settings.server.host, port=settings.server.port,
         log_level=settings.server.log_level, ws_max_size=settings.limits.max_frame_bytes,

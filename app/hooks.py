@@ -8,6 +8,7 @@ model work in worker threads; these calls are awaited on the event loop.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -23,6 +24,9 @@ class TurnContext:
     message_id: str | None
     system_prompt: str | None
     use_documents: bool
+    # Prompt tokens retrieved context may take without pushing history out of the model's
+    # context (None: no limit beyond the retrieval settings).
+    context_budget: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,20 +115,46 @@ class ChunkDraft:
     page: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class PreparedUpload:
+    """An upload parsed and chunked, not yet embedded."""
+
+    filename: str  # a display name, never a path
+    content_type: str  # judged from the content, not from what the client claimed
+    chunks: tuple[ChunkDraft, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDocument:
+    """A document whose chunk rows are stored; `chunk_ids[i]` is the row of `chunks[i]`."""
+
+    document_id: str
+    user_id: str
+    conversation_id: str | None
+    filename: str
+    content_type: str
+    chunks: tuple[ChunkDraft, ...]
+    chunk_ids: tuple[int, ...]
+
+
+IngestProgress = Callable[[int, int], None]  # (chunks embedded so far, total chunks)
+
+
 class DocumentIngestor(Protocol):
     """The retrieval package's side of uploads: it parses and indexes, the app stores rows.
 
-    `prepare` raises an `app.errors.AppError` (415 unsupported type, 422 unreadable) for a bad
-    file; `index` adds the stored chunks' vectors under their database ids; `remove` drops them.
+    `prepare` (fast: parse + chunk) answers the upload and raises an `app.errors.AppError`
+    (413 too large, 415 unsupported type, 422 unreadable) for a bad file; `index` (slow:
+    embed, then add under the stored ids) runs in the background and calls `progress` from a
+    worker thread after each batch (an exception raised by `progress` stops it); `remove`
+    drops chunk ids from the index (unknown ids are ignored).
     """
 
-    async def prepare(self, filename: str, data: bytes) -> list[ChunkDraft]: ...
+    async def prepare(self, filename: str | None, data: bytes) -> PreparedUpload: ...
 
-    async def index(
-        self, user_id: str, conversation_id: str | None, chunks: list[tuple[int, str]]
-    ) -> None: ...
+    async def index(self, document: StoredDocument, progress: IngestProgress) -> None: ...
 
-    async def remove(self, chunk_ids: list[int]) -> None: ...
+    async def remove(self, chunk_ids: Sequence[int]) -> None: ...
 
 
 @dataclass(frozen=True)

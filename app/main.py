@@ -18,6 +18,7 @@ from app.errors import AppError
 from app.generations import GenerationHub
 from app.hooks import TurnHooks
 from app.http import app_error_handler, http_error_handler, internal_error_handler
+from app.ingestion import IngestionJobs
 from app.limits import Admission
 from app.metrics import Metrics
 from app.prompt import PromptBuilder
@@ -45,6 +46,15 @@ def default_engine_factory(settings: Settings) -> EngineLike:
     from engine import AsyncEngine
 
     return AsyncEngine(settings.engine.to_engine_config())  # type: ignore[no-any-return]
+
+
+def default_services(settings: Settings) -> list[Service]:
+    """The services `hearth serve` runs: retrieval (documents) unless it is disabled."""
+    if not settings.retrieval.enabled:
+        return []
+    from app.rag.service import RetrievalService  # loads torch and FAISS
+
+    return [RetrievalService()]
 
 
 def create_app(
@@ -78,11 +88,14 @@ def create_app(
                 admission=Admission(settings.limits, hub, engine.stats),
                 metrics=Metrics(engine.stats), hooks=hooks,
                 prompts=PromptBuilder(engine.tokenizer, engine.max_model_len),
+                ingestion=IngestionJobs(db, settings.retrieval.max_concurrent_ingestions),
             )
             app.state.hearth = state
             for service in services:
                 await service.start(state)
                 stack.push_async_callback(service.stop)
+            # Ingestion jobs stop before the services they use (the retrieval index).
+            stack.push_async_callback(state.ingestion.shutdown)
             yield
             await _drain(state)
 

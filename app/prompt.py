@@ -64,6 +64,10 @@ class PromptBuilder:
             params = {}  # type: ignore[assignment]
         self._splits_special = "split_special_tokens" in params
 
+    def count_tokens(self, text: str) -> int:
+        """Tokens `text` takes as message content (special-token strings spelled out)."""
+        return len(self._literal(text))
+
     def render_ids(self, messages: Sequence[PromptMessage]) -> list[int]:
         """Token ids of `messages` followed by the assistant generation prompt."""
         return [t for piece in self._pieces(messages) for t in piece]

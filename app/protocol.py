@@ -104,7 +104,7 @@ class Usage(_Frame):
 
 class Source(_Frame):
     document_id: str
-    chunk_id: int
+    chunk_id: str  # the chunk's database id, as a string like every id in the protocol
     filename: str
     score: float
     text: str

@@ -7,9 +7,9 @@ optional `.env` file). Everything else receives the frozen `Settings` object or 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 if TYPE_CHECKING:
@@ -116,13 +116,33 @@ class GuardrailSettings(_Part):
 
 
 class RetrievalSettings(_Part):
-    enabled: bool = True
-    top_k: int = Field(4, gt=0)
-    min_score: float = 0.3
-    context_tokens: int = Field(1024, gt=0)
-    chunk_tokens: int = Field(256, gt=0)
-    chunk_overlap: int = Field(32, ge=0)
-    embedding_model: str | None = None
+    enabled: bool = Field(True, description="documents and retrieval in chat turns")
+    top_k: int = Field(4, gt=0, le=100, description="sources retrieved per chat turn")
+    min_score: float = Field(0.3, description="least cosine similarity a source needs")
+    hybrid: bool = Field(True, description="rescore semantic hits with BM25 keyword scores")
+    lexical_weight: float = Field(0.3, ge=0, le=1, description="BM25's share in hybrid scores")
+    context_tokens: int = Field(1024, gt=0, description="most prompt tokens sources may take")
+    # Retrieval's measured default: 128-token chunks retrieve as well as 254-token ones and
+    # leave room for more sources in the prompt.
+    chunk_tokens: int = Field(128, ge=16)
+    chunk_overlap: int = Field(24, ge=0)
+    index_kind: Literal["flat", "hnsw"] = Field("flat", description="FAISS index type")
+    embedding_model: str | None = Field(
+        None, description="all-MiniLM-L6-v2 folder; default the installed package's"
+    )
+    embed_batch_size: int = Field(32, gt=0)
+    max_concurrent_ingestions: int = Field(
+        1, gt=0, description="uploads embedded at once (embedding shares the CPU with the model)"
+    )
+
+    @model_validator(mode="after")
+    def _overlap_fits(self) -> RetrievalSettings:
+        if self.chunk_overlap > self.chunk_tokens // 2:
+            raise ValueError(
+                f"chunk_overlap must be at most chunk_tokens/2 = {self.chunk_tokens // 2}, "
+                f"got {self.chunk_overlap}"
+            )
+        return self
 
 
 class OpenAISettings(_Part):

@@ -9,6 +9,7 @@ from app.db.session import Database
 from app.engine_port import EngineLike
 from app.generations import GenerationHub
 from app.hooks import TurnHooks
+from app.ingestion import IngestionJobs
 from app.limits import Admission
 from app.metrics import Metrics
 from app.prompt import PromptBuilder
@@ -25,6 +26,7 @@ class AppState:
     metrics: Metrics
     hooks: TurnHooks
     prompts: PromptBuilder
+    ingestion: IngestionJobs
 
     def turn_deps(self) -> TurnDeps:
         return TurnDeps(

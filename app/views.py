@@ -47,13 +47,17 @@ def message_json(message: Message) -> dict[str, Any]:
     return data
 
 
-def document_json(doc: Document) -> dict[str, Any]:
+def document_json(doc: Document, num_embedded: int) -> dict[str, Any]:
+    """`num_chunks_embedded` of `num_chunks` is the progress of a `processing` document;
+    `error` says why a `failed` one failed."""
     return {
         "id": doc.id,
         "filename": doc.filename,
         "status": doc.status,
         "num_chunks": doc.num_chunks,
+        "num_chunks_embedded": num_embedded,
         "size_bytes": doc.size_bytes,
+        "content_type": doc.content_type,
         "conversation_id": doc.conversation_id,
         "created_at": iso(doc.created_at),
         "error": doc.error,

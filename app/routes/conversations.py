@@ -8,6 +8,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from app.db import conversations as repo
+from app.db import documents
 from app.http import json_response, query_int, query_time, read_json, require_user, state_of
 from app.views import conversation_json, message_json
 
@@ -78,7 +79,12 @@ async def delete_conversation(request: Request) -> Response:
         if generation.task is not None:
             await generation.task
     async with state.db.session() as s:
+        doc_ids, chunk_ids = await documents.conversation_documents(s, conversation_id)
         await repo.delete_conversation(s, user.id, conversation_id)
+    # Its documents went with it (cascade); their vectors leave the index too.
+    state.ingestion.stop(doc_ids)
+    if state.hooks.documents is not None:
+        await state.hooks.documents.remove(chunk_ids)
     return Response(status_code=204)
 
 

@@ -188,3 +188,39 @@ def live_server(make_settings, fake_engine: FakeEngine):
         server.should_exit = True
     for thread in threads:
         thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    """The real MiniLM embedder, loaded once: it is immutable and thread-safe, so the apps of
+    every test share it."""
+    from retrieval.embedder import Embedder
+    from retrieval.errors import EmbedderLoadError
+
+    try:
+        return Embedder.load()
+    except EmbedderLoadError as exc:
+        pytest.skip(f"the embedding model package is not installed: {exc}")
+
+
+@dataclass
+class RagApp:
+    client: TestClient  # enter it (`with app.client as client`) to run the lifespan
+    service: object  # app.rag.service.RetrievalService
+    engine: FakeEngine
+
+
+@pytest.fixture
+def rag_app(make_settings, embedder):
+    """Build the real app with real retrieval (embedder, FAISS index in the test's data
+    folder) and a fake engine answering "ok". Call it again to restart on the same data."""
+    from app.rag.service import RetrievalService
+
+    def make(engine: FakeEngine | None = None, **overrides: object) -> RagApp:
+        engine = engine or FakeEngine(reply=lambda prompt: "ok")
+        service = RetrievalService(embedder)
+        app = create_app(make_settings(**overrides), engine_factory=lambda s: engine,
+                         services=[service])
+        return RagApp(TestClient(app), service, engine)
+
+    return make

@@ -54,7 +54,7 @@ class StopAtSecret:
 async def two_sources(query: str, ctx: TurnContext) -> RetrievalResult:
     if not ctx.use_documents:
         return RetrievalResult()
-    sources = (Source(document_id="d1", chunk_id=7, filename="a.txt", score=0.9, text="alpha"),)
+    sources = (Source(document_id="d1", chunk_id="7", filename="a.txt", score=0.9, text="alpha"),)
     return RetrievalResult(sources=sources, context="[1] alpha")
 
 
@@ -113,7 +113,7 @@ def test_citations_are_sent_and_stored_and_context_reaches_the_prompt(
             frames = chat(ws, "what is alpha?")
             no_docs = chat(ws, "and now?", frames[0]["conversation_id"], documents=False)
     assert frames[1]["type"] == "citations"
-    assert frames[1]["sources"] == [{"document_id": "d1", "chunk_id": 7, "filename": "a.txt",
+    assert frames[1]["sources"] == [{"document_id": "d1", "chunk_id": "7", "filename": "a.txt",
                                      "score": 0.9, "text": "alpha"}]
     assert all(f["type"] != "citations" for f in no_docs)
     prompt = fake_engine.tokenizer.decode(fake_engine.prompts[0], skip_special_tokens=False)
