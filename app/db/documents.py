@@ -2,7 +2,7 @@
 
 A document's status moves `processing` -> `ready` | `failed`. Its chunk rows are stored with it,
 in one transaction, before embedding starts, so a `processing` document always has all of its
-chunks and a restart can finish it from the rows. A failed document keeps no chunks.
+chunks and a restart can ingest it again from the rows. A failed document keeps no chunks.
 """
 
 from __future__ import annotations
@@ -15,11 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Chunk, Document
 from app.errors import NotFoundError
-from app.hooks import PreparedUpload
+from app.hooks import ChunkDraft, PreparedUpload, StoredDocument
 from app.textcheck import is_id
-
-# The statuses whose chunks belong in the index.
-INDEXED_STATUSES = ("processing", "ready")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,20 +130,40 @@ async def mark_failed(session: AsyncSession, document_id: str, reason: str) -> b
 
 
 async def indexed_chunks(session: AsyncSession) -> list[ChunkRow]:
-    """Every chunk whose document is `processing` or `ready`, all users, by id."""
+    """Every chunk of a `ready` document, all users, by id: what the index must hold."""
     query = (
         select(Chunk.id, Chunk.document_id, Document.user_id, Document.conversation_id,
                Document.filename, Chunk.ordinal, Chunk.text, Chunk.page)
         .join(Document, Document.id == Chunk.document_id)
-        .where(Document.status.in_(INDEXED_STATUSES))
+        .where(Document.status == "ready")
         .order_by(Chunk.id)
     )
     return [ChunkRow(*row) for row in (await session.execute(query)).all()]
 
 
-async def finish_processing(session: AsyncSession) -> int:
-    """Mark every `processing` document ready (at start, once its chunks are indexed)."""
-    result = await session.execute(
-        update(Document).where(Document.status == "processing").values(status="ready")
-    )
-    return int(result.rowcount or 0)  # type: ignore[attr-defined]
+async def processing_documents(session: AsyncSession) -> list[StoredDocument]:
+    """Documents left `processing` (by a crash or a stop), with their stored chunks, oldest
+    first: ingestion picks them up again at start."""
+    docs = (await session.execute(
+        select(Document).where(Document.status == "processing").order_by(Document.created_at)
+    )).scalars().all()
+    if not docs:
+        return []
+    rows = (await session.execute(
+        select(Chunk).where(Chunk.document_id.in_([d.id for d in docs]))
+        .order_by(Chunk.document_id, Chunk.ordinal)
+    )).scalars().all()
+    chunks: dict[str, list[Chunk]] = {}
+    for row in rows:
+        chunks.setdefault(row.document_id, []).append(row)
+    return [
+        StoredDocument(
+            document_id=d.id, user_id=d.user_id, conversation_id=d.conversation_id,
+            filename=d.filename, content_type=d.content_type,
+            chunks=tuple(ChunkDraft(ordinal=c.ordinal, text=c.text, char_start=c.char_start,
+                                    char_end=c.char_end, page=c.page)
+                         for c in chunks.get(d.id, ())),
+            chunk_ids=tuple(c.id for c in chunks.get(d.id, ())),
+        )
+        for d in docs
+    ]

@@ -1,10 +1,11 @@
 """RetrievalService: the app-lifetime part of retrieval (an `app.main.Service`).
 
-At start: load the embedder, open the index in `<data_dir>/index` for every stored chunk (the
-database is the source of truth: `Retriever.open` repairs or rebuilds the file to match it),
-then mark documents a previous run left `processing` ready (their chunks were stored before
-embedding began, so opening the index just embedded whatever they lacked), and plug the
-document ingestor and the chat turn's search into the app's hooks.
+At start: load the embedder, open the index in `<data_dir>/index` for the chunks of every
+ready document (the database is the source of truth: `Retriever.open` repairs or rebuilds the
+file to match it), plug the document ingestor and the chat turn's search into the app's hooks,
+and hand documents a previous run left `processing` back to background ingestion (their chunks
+were stored before embedding began), so a crash mid-upload neither loses the document nor
+holds up the start.
 
 Threads: the embedder runs in worker threads next to the engine loop thread. torch's
 intra-op thread count is process-wide, so it is left as the engine set it (changing it from a
@@ -61,16 +62,20 @@ class RetrievalService:
         else:
             log.warning("retrieval index %s (%s): %d vectors embedded, %d stale removed",
                         report.status, report.reason, report.num_added, report.num_removed)
-        async with state.db.session() as s:
-            finished = await repo.finish_processing(s)
-        if finished:
-            log.warning("indexed %d documents a previous run left processing", finished)
         self.retriever = retriever
+        ingestor = RetrievalIngestor(retriever)
         state.hooks = dataclasses.replace(
             state.hooks,
             retrieve=DocumentSearch(retriever, settings.retrieval, state.prompts.count_tokens),
-            documents=RetrievalIngestor(retriever),
+            documents=ingestor,
         )
+        async with state.db.session() as s:
+            unfinished = await repo.processing_documents(s)
+        if unfinished:
+            log.warning("ingesting again %d documents a previous run left processing",
+                        len(unfinished))
+        for document in unfinished:
+            state.ingestion.submit(ingestor, document)
 
     async def stop(self) -> None:
         if self.retriever is not None:

@@ -20,7 +20,7 @@ from app.hooks import DocumentIngestor, StoredDocument
 from app.http import json_response, require_user, state_of
 from app.state import AppState
 from app.textcheck import is_id
-from app.uploads import check_declared_size, read_upload_form
+from app.uploads import read_upload_form
 from app.views import document_json
 
 
@@ -43,9 +43,7 @@ async def upload_document(request: Request) -> Response:
     user = await require_user(request)
     state = state_of(request)
     ingestor = _ingestor(state)
-    limit = state.settings.limits.max_upload_bytes
-    check_declared_size(request, limit)
-    form = await read_upload_form(request, limit)
+    form = await read_upload_form(request, state.settings.limits.max_upload_bytes)
     unknown = sorted(set(form.fields) - {"conversation_id"})
     if unknown:
         raise InvalidRequestError(f"unknown form fields {unknown}")

@@ -250,9 +250,12 @@ def test_index_is_repaired_at_start_from_the_database(rag_app, db_target, tmp_pa
 
     def restart_and_ask() -> tuple[str, list[str]]:
         again = rag_app()
-        with again.client as client, client.websocket_connect(f"/ws?token={token}") as ws:
+        with again.client as client:
+            for listed in documents(client, token):
+                assert wait_indexed(client, token, listed["id"])["status"] == "ready"
             assert _index_ids(again.service) == expected
-            return again.service.retriever.load_report.status, ask(ws, question)[1]
+            with client.websocket_connect(f"/ws?token={token}") as ws:
+                return again.service.retriever.load_report.status, ask(ws, question)[1]
 
     index_file.unlink()
     assert restart_and_ask() == ("rebuilt", [doc["id"]])
@@ -260,12 +263,19 @@ def test_index_is_repaired_at_start_from_the_database(rag_app, db_target, tmp_pa
     data[-100:] = bytes(100)  # corrupt the FAISS payload
     index_file.write_bytes(bytes(data))
     assert restart_and_ask() == ("rebuilt", [doc["id"]])
-    # A crash mid-ingestion: documents still `processing`, their vectors never saved.
+    # A crash mid-ingestion: documents still `processing`, their vectors never saved. The
+    # start leaves them out of the index and ingests them again in the background.
     index_file.unlink()
     _set_all_processing(db_target)
     assert restart_and_ask() == ("rebuilt", [doc["id"]])
-    with rag_app().client as client:
-        assert {d["status"] for d in documents(client, token)} == {"ready"}
+    # ... also when their vectors had reached the saved index before the crash.
+    _set_all_processing(db_target)
+    again = rag_app()
+    with again.client as client:
+        assert again.service.retriever.load_report.num_removed == 2
+        assert {wait_indexed(client, token, d["id"])["status"]
+                for d in documents(client, token)} == {"ready"}
+        assert _index_ids(again.service) == expected
 
 
 def test_concurrent_uploads_and_searches(rag_app) -> None:
