@@ -3,6 +3,7 @@ opening the conversation of a moderation event); admins only."""
 
 from __future__ import annotations
 
+from sqlalchemy import select
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -34,7 +35,13 @@ async def list_moderation(request: Request) -> Response:
             s, stage=stage, rail=query_text(request, "rail"),
             user_id=query_text(request, "user_id"), limit=limit, before=before,
         )
-        return json_response({"events": [event_json(e) for e in events]})
+        # Added field `username`, so the log names people rather than ids.
+        ids = {e.user_id for e in events if e.user_id is not None}
+        rows = await s.execute(select(User.id, User.username).where(User.id.in_(ids)))
+        names = {user_id: username for user_id, username in rows.all()}
+        return json_response({"events": [
+            {**event_json(e), "username": names.get(e.user_id or "")} for e in events
+        ]})
 
 
 async def engine_status(request: Request) -> Response:

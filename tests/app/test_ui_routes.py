@@ -7,6 +7,8 @@ import re
 
 from starlette.testclient import TestClient
 
+from app.hooks import GuardEvent, InputDecision, TurnContext, TurnHooks
+from app.main import create_app
 from app.routes.ui import CSP, FRONTEND_DIR
 from tests.app.conftest import auth, signup
 from tests.app.fakes import FakeEngine
@@ -96,3 +98,20 @@ def test_admin_opens_any_users_conversation(client: TestClient) -> None:
     assert missing.status_code == 404 and "'nope'" in missing.json()["error"]["message"]
     bad = client.get("/api/admin/conversations/bad%20id", headers=auth(admin))
     assert bad.status_code == 404
+
+
+def test_moderation_events_name_their_user(make_settings, fake_engine: FakeEngine) -> None:
+    async def block(text: str, ctx: TurnContext) -> InputDecision:
+        return InputDecision(blocked=True, rail="test", reason="no",
+                             events=(GuardEvent("input", "test", "block", "no", text),))
+
+    app = create_app(make_settings(), engine_factory=lambda s: fake_engine,
+                     hooks=TurnHooks(input_check=block))
+    with TestClient(app) as client:
+        admin = signup(client, "root")
+        user = signup(client, "eve")
+        with client.websocket_connect(f"/ws?token={user}") as ws:
+            chat(ws, "anything")
+        events = client.get("/api/admin/moderation", headers=auth(admin)).json()["events"]
+    assert [(e["username"], e["rail"], e["excerpt"]) for e in events] == [
+        ("eve", "test", "anything")]

@@ -125,8 +125,9 @@ export class AdminView {
     this.empty.hidden = events.length > 0;
     this.rows.replaceChildren(...events.map((e) => el("tr", { dataset: { id: e.id } },
       el("td", { text: formatTime(e.created_at) }),
-      el("td", {}, el("button", { type: "button", class: "link-button", text: e.user_id,
-        title: "Show only this user", onclick: () => {
+      el("td", {}, el("button", { type: "button", class: "link-button",
+        text: e.username || e.user_id || "(deleted)",
+        title: `Show only this user (${e.user_id})`, disabled: !e.user_id, onclick: () => {
           this.form.elements.user_id.value = e.user_id;
           this.cursors = [null];
           this.loadEvents();

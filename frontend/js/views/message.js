@@ -75,11 +75,8 @@ function citations(m, state) {
 
 function detailRows(m) {
   const u = m.usage;
-  const rows = [];
-  if (u) {
-    rows.push(["Prompt tokens", u.prompt_tokens], ["Answer tokens", u.completion_tokens],
-      ["Cached tokens", u.cached_tokens]);
-  }
+  const rows = [["Prompt tokens", u.prompt_tokens], ["Answer tokens", u.completion_tokens],
+    ["Cached tokens", u.cached_tokens]];
   rows.push(["Time to first token", m.ttftMs != null ? `${(m.ttftMs / 1000).toFixed(2)} s` : "—"]);
   rows.push(["Tokens per second",
     m.tokensPerSecond != null ? m.tokensPerSecond.toFixed(1) : "—"]);
@@ -88,6 +85,9 @@ function detailRows(m) {
 
 function details(m, state) {
   if (m.role !== "assistant" || m.streaming) return null;
+  // A blocked input never reached the model: there is nothing to report.
+  const u = m.usage;
+  if (!u || (u.prompt_tokens === 0 && u.completion_tokens === 0)) return null;
   const key = `${m.id}:details`;
   const box = el("details", { class: "msg-details", open: state.open.has(key) },
     el("summary", { text: "Details" }),
