@@ -80,8 +80,19 @@ export class LiveStore extends EventTarget {
     return live;
   }
 
-  expect(request) {
-    this.pending.push({ ...request, sentAt: performance.now() });
+  // `queued`: the socket was down, so the frame waits for the next connection.
+  expect(request, queued) {
+    this.pending.push({ ...request, sentAt: performance.now(), queued });
+  }
+
+  // After a reconnect: requests sent on the dead connection may have started without this
+  // page hearing their `start`, so they are dropped (the caller reloads what the server
+  // stored); queued ones go out on the new connection and stay pending.
+  dropSentPending() {
+    const lost = this.pending.filter((p) => !p.queued);
+    this.pending = this.pending.filter((p) => p.queued);
+    for (const p of this.pending) p.queued = false;
+    return lost;
   }
 
   // Which pending request a `start` answers: the oldest one for its conversation, else the

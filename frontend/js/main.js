@@ -26,9 +26,19 @@ const admin = new AdminView();
 
 socket.addEventListener("frame", (event) => live.handle(event.detail));
 socket.addEventListener("unauthorized", () => signedOut());
+let droppedSocket = false;
 socket.addEventListener("status", (event) => {
   const node = $("connection");
   const { state } = event.detail;
+  if (state === "reconnecting") droppedSocket = true;
+  if (state === "open" && droppedSocket) {
+    droppedSocket = false;
+    const lost = live.dropSentPending();
+    if (lost.length) {
+      chat.onPendingLost(lost);
+      sidebar.refresh();
+    }
+  }
   node.hidden = state === "open";
   node.textContent = state === "connecting" ? "Connecting…" : "Reconnecting…";
   document.body.dataset.socket = state;

@@ -138,6 +138,67 @@ def test_markdown_renders_code_tables_links_and_no_script(browser: Any, server: 
     context.close()
 
 
+GROUNDED = "Quenby hosts it. **The moon** is made of cheese. Mail [EMAIL] today. Done."
+
+
+def test_unsupported_sentences_and_redactions_are_marked(browser: Any, server: LiveServer,
+                                                         admin_name: str) -> None:
+    context, page, watch = log_in(browser, server, admin_name)
+    start = GROUNDED.index("**The moon**")
+    end = GROUNDED.index(" Mail")
+    flags = [{"start": start, "end": end, "supported": False}, "Done.",
+             {"kind": "other", "text": "Quenby"}]
+    page.evaluate("""async ([content, flags]) => {
+        const { renderMessage } = await import('/static/js/views/message.js');
+        const node = renderMessage({ id: 'probe', role: 'assistant', content,
+            status: 'complete', finish_reason: 'stop', citations: [], unsupported: flags,
+            usage: null, blocked: null, error: null, streaming: false }, { state: {
+            open: new Set() } });
+        node.id = 'probe';
+        document.querySelector('#messages').append(node);
+    }""", [GROUNDED, flags])
+    marks = page.locator("#probe mark.unsupported").all_inner_texts()
+    # The first sentence crosses the bold markup: it is marked in two pieces.
+    assert marks == ["The moon", " is made of cheese.", "Done."]
+    assert page.locator("#probe .redacted").all_inner_texts() == ["[EMAIL]"]
+    assert page.locator("#probe .msg-body").inner_text() == (
+        "Quenby hosts it. The moon is made of cheese. Mail [EMAIL] today. Done.")
+    assert watch.errors == []
+    context.close()
+
+
+def test_keyboard_sidebar_rename_and_delete(browser: Any, server: LiveServer,
+                                            admin_name: str) -> None:
+    context, page, watch = log_in(browser, server, admin_name)
+    page.click("#composer-input")
+    page.keyboard.type("first line")
+    page.keyboard.press("Shift+Enter")
+    page.keyboard.type("second line")
+    assert page.input_value("#composer-input") == "first line\nsecond line"
+    assert page.locator(".msg").count() == 0  # Shift+Enter did not send
+    page.fill("#composer-input", "")
+    set_params(page, max_tokens=4)
+    send(page, "Name a colour.")
+    wait_answer_done(page)
+    cid = conversation_id(page)
+    item = page.locator(f"#conversation-list li[data-id='{cid}']")
+    item.locator("button.rename").click()
+    page.fill("#conversation-list .rename-input", "Colours <b>bold</b>")
+    page.press("#conversation-list .rename-input", "Enter")
+    page.wait_for_function("() => document.querySelector('#chat-title').innerText === "
+                           "'Colours <b>bold</b>'")
+    assert item.locator("a").inner_text() == "Colours <b>bold</b>"
+    assert stored(page)["title"] == "Colours <b>bold</b>"
+    page.once("dialog", lambda dialog: dialog.accept())
+    item.locator("button.delete").click()
+    page.wait_for_function("() => location.hash === '#/'")
+    assert page.locator(f"#conversation-list li[data-id='{cid}']").count() == 0
+    assert page.request.get(f"/api/conversations/{cid}").status == 404
+    assert page.inner_text("#chat-title") == "New chat"
+    assert watch.errors == []
+    context.close()
+
+
 def test_stop_keeps_the_partial_answer(browser: Any, server: LiveServer, admin_name: str) -> None:
     context, page, watch = log_in(browser, server, admin_name)
     set_params(page, max_tokens=300)
@@ -223,6 +284,45 @@ def test_dropped_socket_resumes_after_the_last_delta(browser: Any, server: LiveS
     assert len(sockets) == 2
     message = stored(page)["messages"][1]
     assert copied_answer(page) == message["content"]
+    assert watch.errors == []
+    context.close()
+
+
+def test_start_lost_with_the_socket_is_recovered(browser: Any, server: LiveServer,
+                                                 admin_name: str) -> None:
+    context, page, watch = log_in(browser, server, admin_name)
+    set_params(page, max_tokens=40)
+    send(page, "What is the capital of Italy?")
+    wait_answer_done(page)
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+        first = not sockets
+        sockets.append(ws)
+        ws.on_message(lambda message: upstream.send(message))
+
+        def to_page(message: str | bytes) -> None:
+            if first and json.loads(message)["type"] == "start":
+                ws.close(code=4001, reason="test drops the connection")
+                upstream.close()
+                return
+            ws.send(message)
+
+        upstream.on_message(to_page)
+
+    page.route_web_socket(re.compile(r".*/ws$"), route)
+    page.reload()
+    page.wait_for_selector(".msg-assistant")
+    send(page, "And of Spain?")
+    page.wait_for_function("() => document.querySelectorAll('#messages .msg-user').length === 2"
+                           " && !document.querySelector('#messages [data-id^=local-]')")
+    wait_answer_done(page)
+    messages = stored(page)["messages"]
+    assert [m["role"] for m in messages] == ["user", "assistant"] * 2
+    assert page.locator(".msg-assistant").last.get_attribute("data-id") == messages[3]["id"]
+    assert copied_answer(page) == messages[3]["content"]
+    assert len(sockets) == 2
     assert watch.errors == []
     context.close()
 

@@ -137,7 +137,8 @@ export class ChatView {
   }
 
   send(request, frame) {
-    this.live.expect({ ...request, viewKey: this.viewKey, conversationId: this.conversationId });
+    this.live.expect({ ...request, viewKey: this.viewKey, conversationId: this.conversationId },
+      !this.socket.isOpen);
     this.socket.send({ ...frame, conversation_id: this.conversationId, params: loadParams() });
   }
 
@@ -212,6 +213,16 @@ export class ChatView {
       this.socket.send({ type: "cancel", message_id: live.messageId });
     }
     this.render(true);
+  }
+
+  // Requests whose `start` was lost with the old socket: show what the server stored.
+  onPendingLost(requests) {
+    if (!requests.some((r) => r.viewKey === this.viewKey)) return;
+    this.messages = this.messages.filter((m) => !m.local);
+    this.cancelOnStart = false;
+    this.render();
+    if (this.conversationId) this.refresh();
+    else toast("The connection dropped while sending; the new chat is in the list.");
   }
 
   onRefused({ request, message }) {
