@@ -68,11 +68,10 @@ def output_guard(ctx: TurnContext) -> CutOffGuard | PassGuard:
 
 
 def build(settings: Settings):  # type: ignore[no-untyped-def]
-    services_for = getattr(main, "default_services", None)  # retrieval, where `serve` wires it
-    services = services_for(settings) if services_for is not None else []
     hooks = TurnHooks(input_check=check_input, output_guard=output_guard)
     # The retrieval service adds its own hooks (documents, search) to these when it starts.
-    return main.create_app(settings, main.default_engine_factory, hooks=hooks, services=services)
+    return main.create_app(settings, main.default_engine_factory, hooks=hooks,
+                           services=main.default_services(settings))
 
 
 if __name__ == "__main__":
