@@ -62,7 +62,8 @@ function showUser(user) {
   $("topnav").hidden = !user;
   $("whoami").hidden = !user;
   $("logout").hidden = !user;
-  $("whoami").textContent = user ? `${user.username}${user.role === "admin" ? " (admin)" : ""}` : "";
+  const role = user && user.role === "admin" ? " (admin)" : "";
+  $("whoami").textContent = user ? `${user.username}${role}` : "";
   $("nav-admin").hidden = !user || user.role !== "admin";
 }
 

@@ -158,6 +158,18 @@ def browser(server: LiveServer) -> Iterator[Any]:
         chromium.close()
 
 
+@pytest.fixture(scope="module")
+def admin_name(browser: Any, server: LiveServer) -> str:
+    """The module's first account (the admin), created through the sign-up form."""
+    context, page, watch = new_page(browser, server)
+    sign_up(page, "alice")
+    assert page.is_visible("#nav-admin")
+    assert page.inner_text("#whoami") == "alice (admin)"
+    assert watch.errors == []
+    context.close()
+    return "alice"
+
+
 @dataclass
 class PageWatch:
     """Console errors and uncaught exceptions of a page; a CSP violation shows up here too."""

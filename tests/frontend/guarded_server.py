@@ -25,9 +25,10 @@ _cut_off: set[str] = set()  # message ids whose answers get withheld
 
 async def check_input(text: str, ctx: TurnContext) -> InputDecision:
     if "forbidden" in text.lower():
-        return InputDecision(blocked=True, rail="scripted_input", reason="asks for forbidden things",
-                             events=(GuardEvent("input", "scripted_input", "block",
-                                                "asks for forbidden things", text[:200]),))
+        reason = "asks for forbidden things"
+        return InputDecision(blocked=True, rail="scripted_input", reason=reason,
+                             events=(GuardEvent("input", "scripted_input", "block", reason,
+                                                text[:200]),))
     if text.startswith("CUTOFF") and ctx.message_id is not None:
         _cut_off.add(ctx.message_id)
     redacted = EMAIL.sub("[EMAIL]", text)

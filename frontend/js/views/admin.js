@@ -5,6 +5,7 @@ import { api } from "../api.js";
 import { $, el, formatTime, toast } from "../dom.js";
 import { go } from "../router.js";
 import { renderMessage } from "./message.js";
+import { messageView } from "./thread.js";
 
 const PAGE = 50;
 const STATUS_EVERY_MS = 3000;
@@ -163,10 +164,7 @@ export class AdminView {
     const state = { open: new Set() };
     // Every message, regenerated answers included: the event may concern any of them.
     const shown = data.messages.filter((m) => m.role !== "system");
-    const nodes = shown.map((m) => renderMessage(
-      { ...m, streaming: false, unsupported: m.unsupported || m.flags || [],
-        citations: m.citations || [], blocked: null, error: null, ttftMs: null,
-        tokensPerSecond: null, droppedTurns: 0 },
+    const nodes = shown.map((m) => renderMessage(messageView(m, null),
       { state, highlight: m.id === messageId }));
     $("admin-conv-messages").replaceChildren(...nodes);
     box.hidden = false;
