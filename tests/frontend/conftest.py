@@ -114,7 +114,8 @@ def server_module() -> str:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, server_module: str) -> Iterator[LiveServer]:
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+           server_module: str) -> Iterator[LiveServer]:
     reason = _missing()
     if reason is not None:
         pytest.skip(reason)
@@ -132,7 +133,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, server_module: str) -> Iter
         "HEARTH_CHAT__FLUSH_INTERVAL_SECONDS": "0.1",
         "HEARTH_LIMITS__MESSAGES_PER_MINUTE": "1000",
     })
-    log_path = artifacts_dir() / f"server-{port}.log"
+    log_path = artifacts_dir() / f"server-{request.module.__name__.rsplit('.', 1)[-1]}.log"
     with log_path.open("wb") as log:
         # cwd is the temp folder so no developer's ./.env leaks into the test server.
         command = [sys.executable, "-m", server_module]
