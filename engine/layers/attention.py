@@ -1,9 +1,11 @@
 """Paged attention, pure torch: the reference path and the CPU path.
 
-New K/V are written into a flat slot-indexed cache; attention then reads each sequence's
-context through its slots, so prefix-cache hits and chunked prefill need no contiguous copy of
-a sequence's history. GPU kernels (engine/kernels) implement the same `AttentionMetadata`
-contract.
+The KV cache of a layer is (KVH, num_blocks, block_size, D): new K/V are written by slot
+(block * block_size + offset), and attention reads each sequence's context by gathering whole
+blocks through its block table, which lands contiguous as (KVH, B, num_blocks * block_size, D)
+and feeds batched matmuls without another copy. Prefix-cache hits and chunked prefill therefore
+need no contiguous copy of a sequence's history kept anywhere. GPU kernels (engine/kernels)
+implement the same `AttentionMetadata` contract.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ class PrefillSeq:
     query_start: int  # first row of its tokens in the flattened batch
     num_query: int  # new tokens this step
     num_computed: int  # tokens already in the cache before this step
-    context_slots: torch.Tensor | None  # (num_computed + num_query,) slots; None if no prefix
+    block_table: torch.Tensor | None  # (num_blocks,) block ids; None when nothing is cached
 
 
 @dataclass(slots=True)
@@ -33,8 +35,8 @@ class AttentionMetadata:
 
     slot_mapping: torch.Tensor  # (T,) cache slot of each new token
     num_decodes: int
-    decode_slots: torch.Tensor | None  # (Bd, Lmax) context slots, padded
-    decode_mask: torch.Tensor | None  # (Bd, 1, 1, Lmax) bool, True = attend
+    decode_block_tables: torch.Tensor | None  # (Bd, max_blocks), padded with block 0
+    decode_mask: torch.Tensor | None  # (1, Bd, 1, max_blocks * block_size) bool, True = attend
     prefills: list[PrefillSeq]
 
 
@@ -45,9 +47,35 @@ def store_kv(
     v_cache: torch.Tensor,
     slot_mapping: torch.Tensor,
 ) -> None:
-    # k, v: (T, KVH, D); caches: (num_slots, KVH, D)
-    k_cache.index_copy_(0, slot_mapping, k)
-    v_cache.index_copy_(0, slot_mapping, v)
+    # k, v: (T, KVH, D); caches: (KVH, num_blocks, block_size, D)
+    kvh, _, _, d = k_cache.shape
+    k_cache.view(kvh, -1, d).index_copy_(1, slot_mapping, k.transpose(0, 1))
+    v_cache.view(kvh, -1, d).index_copy_(1, slot_mapping, v.transpose(0, 1))
+
+
+def gather_blocks(cache: torch.Tensor, block_tables: torch.Tensor) -> torch.Tensor:
+    """(KVH, NB, bs, D) cache, (..., nblk) tables -> (KVH, ..., nblk * bs, D), contiguous."""
+    out = cache[:, block_tables]  # (KVH, ..., nblk, bs, D)
+    return out.flatten(-3, -2)
+
+
+def decode_attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor, scale: float
+) -> torch.Tensor:
+    """One query per sequence over its padded context, as two batched matmuls.
+
+    q: (B, H, D); k, v: (KVH, B, L, D); mask: (1, B, 1, L) bool. Returns (B, H, D).
+    Written out rather than through SDPA: the CPU flash kernel is several times slower for a
+    single query. Query heads are grouped under their KV head, so K/V are never repeated.
+    """
+    B, H, D = q.shape
+    kvh = k.shape[0]
+    qg = q.view(B, kvh, H // kvh, D).transpose(0, 1)  # (KVH, B, G, D)
+    scores = torch.matmul(qg, k.transpose(-1, -2)).float() * scale  # (KVH, B, G, L)
+    scores.masked_fill_(~mask, float("-inf"))
+    probs = torch.softmax(scores, dim=-1).to(v.dtype)
+    out = torch.matmul(probs, v)  # (KVH, B, G, D)
+    return out.transpose(0, 1).reshape(B, H, D)
 
 
 def paged_attention(
@@ -64,27 +92,23 @@ def paged_attention(
     out = torch.empty_like(q)
     nd = meta.num_decodes
     if nd:
-        assert meta.decode_slots is not None and meta.decode_mask is not None
-        kd = k_cache[meta.decode_slots].transpose(1, 2)  # (Bd, KVH, L, D)
-        vd = v_cache[meta.decode_slots].transpose(1, 2)
-        qd = q[:nd].unsqueeze(2)  # (Bd, H, 1, D)
-        od = F.scaled_dot_product_attention(
-            qd, kd, vd, attn_mask=meta.decode_mask, scale=scale, enable_gqa=True
-        )  # (Bd, H, 1, D)
-        out[:nd] = od.squeeze(2)
+        assert meta.decode_block_tables is not None and meta.decode_mask is not None
+        kd = gather_blocks(k_cache, meta.decode_block_tables)  # (KVH, Bd, L, D)
+        vd = gather_blocks(v_cache, meta.decode_block_tables)
+        out[:nd] = decode_attention(q[:nd], kd, vd, meta.decode_mask, scale)
     for p in meta.prefills:
         rows = slice(p.query_start, p.query_start + p.num_query)
         qp = q[rows].transpose(0, 1).unsqueeze(0)  # (1, H, n, D)
-        if p.context_slots is None:
+        if p.block_table is None:
             kp = k[rows].transpose(0, 1).unsqueeze(0)  # (1, KVH, n, D)
             vp = v[rows].transpose(0, 1).unsqueeze(0)
             op = F.scaled_dot_product_attention(
                 qp, kp, vp, is_causal=True, scale=scale, enable_gqa=True
             )
         else:
-            kp = k_cache[p.context_slots].transpose(0, 1).unsqueeze(0)  # (1, KVH, ctx, D)
-            vp = v_cache[p.context_slots].transpose(0, 1).unsqueeze(0)
             ctx = p.num_computed + p.num_query
+            kp = gather_blocks(k_cache, p.block_table)[:, :ctx].unsqueeze(0)  # (1, KVH, ctx, D)
+            vp = gather_blocks(v_cache, p.block_table)[:, :ctx].unsqueeze(0)
             # Query i sits at position num_computed + i and sees keys 0..num_computed + i.
             mask = torch.ones(p.num_query, ctx, dtype=torch.bool, device=q.device).tril(
                 diagonal=p.num_computed

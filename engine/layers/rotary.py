@@ -7,7 +7,8 @@ from torch import nn
 
 
 class RotaryEmbedding(nn.Module):
-    """Precomputes cos/sin for every position up to `max_positions` once."""
+    """Precomputes cos/sin for every position up to `max_positions` once; `lookup` picks a
+    step's rows once and every layer reuses them."""
 
     def __init__(self, head_dim: int, max_positions: int, theta: float) -> None:
         super().__init__()
@@ -17,18 +18,14 @@ class RotaryEmbedding(nn.Module):
         self.register_buffer("cos", freqs.cos().float(), persistent=False)
         self.register_buffer("sin", freqs.sin().float(), persistent=False)
 
-    def forward(
-        self, positions: torch.Tensor, q: torch.Tensor, k: torch.Tensor
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        # positions: (T,); q: (T, H, D); k: (T, KVH, D)
-        cos = self.cos[positions].unsqueeze(1)  # (T, 1, D/2)
-        sin = self.sin[positions].unsqueeze(1)
-        return _rotate(q, cos, sin), _rotate(k, cos, sin)
+    def lookup(self, positions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        # positions: (T,) -> cos, sin: (T, 1, D/2)
+        return self.cos[positions].unsqueeze(1), self.sin[positions].unsqueeze(1)
 
 
-def _rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+def apply_rotary(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    """x: (T, heads, D), rotated in float32 and returned in its own dtype."""
     half = x.shape[-1] // 2
-    x1 = x[..., :half].float()
-    x2 = x[..., half:].float()
-    out = torch.cat((x1 * cos - x2 * sin, x2 * cos + x1 * sin), dim=-1)
-    return out.to(x.dtype)
+    x32 = x.float()
+    x1, x2 = x32[..., :half], x32[..., half:]
+    return torch.cat((x1 * cos - x2 * sin, x2 * cos + x1 * sin), dim=-1).to(x.dtype)

@@ -45,7 +45,7 @@ def build_ours(cfg: ModelConfig, hf: torch.nn.Module) -> LlamaForCausalLM:
 
 
 def caches(cfg: ModelConfig, num_blocks: int = 16) -> list[tuple[torch.Tensor, torch.Tensor]]:
-    shape = (num_blocks * BLOCK, cfg.num_kv_heads, cfg.head_dim)
+    shape = (cfg.num_kv_heads, num_blocks, BLOCK, cfg.head_dim)
     return [(torch.zeros(shape), torch.zeros(shape)) for _ in range(cfg.num_layers)]
 
 
@@ -66,20 +66,17 @@ def test_prefill_then_decode_matches_transformers(arch):
     got = []
     for start, n in [(0, 7), (7, 3)]:
         pos = range(start, start + n)
-        ctx = None
-        if start:
-            ctx = torch.tensor(slots_for(blocks, range(start + n)))
+        table = torch.tensor(blocks) if start else None
         meta = AttentionMetadata(
-            torch.tensor(slots_for(blocks, pos)), 0, None, None, [PrefillSeq(0, n, start, ctx)]
+            torch.tensor(slots_for(blocks, pos)), 0, None, None, [PrefillSeq(0, n, start, table)]
         )
         with torch.no_grad():
             h = ours(ids[start : start + n], torch.tensor(list(pos)), kv, meta)
             got.append(ours.compute_logits(h))
     for p in range(10, 13):
-        ctx_slots = torch.tensor([slots_for(blocks, range(p + 1))])
+        mask = (torch.arange(len(blocks) * BLOCK) <= p)[None, None, None, :]
         meta = AttentionMetadata(
-            torch.tensor(slots_for(blocks, range(p, p + 1))), 1, ctx_slots,
-            torch.ones(1, 1, 1, p + 1, dtype=torch.bool), [],
+            torch.tensor(slots_for(blocks, range(p, p + 1))), 1, torch.tensor([blocks]), mask, [],
         )
         with torch.no_grad():
             got.append(ours.compute_logits(ours(ids[p : p + 1], torch.tensor([p]), kv, meta)))
@@ -108,12 +105,12 @@ def test_batched_decode_with_padding_matches_single_sequences():
         ours(torch.cat(flat), torch.tensor(pos), kv, meta)
     # Decode the last token of each at once, contexts padded to the longest.
     lens = [len(s) for s in seqs]
-    lmax = max(lens)
-    ctx = torch.tensor([slots_for(t, range(n)) + [0] * (lmax - n) for t, n in zip(tables, lens, strict=True)])
-    mask = (torch.arange(lmax)[None] < torch.tensor(lens)[:, None])[:, None, None, :]
+    width = max(len(t) for t in tables)
+    padded = torch.tensor([t + [0] * (width - len(t)) for t in tables])
+    mask = (torch.arange(width * BLOCK)[None] < torch.tensor(lens)[:, None])[None, :, None, :]
     meta = AttentionMetadata(
         torch.tensor([slots_for(t, range(n - 1, n))[0] for t, n in zip(tables, lens, strict=True)]),
-        3, ctx, mask, [],
+        3, padded, mask, [],
     )
     last = torch.stack([s[-1] for s in seqs])
     with torch.no_grad():
