@@ -1,9 +1,14 @@
 """ChatTurn: one chat turn from the user's text to the stored answer.
 
 No Starlette here: a turn talks to the outside through a `FrameSink` (the generation hub in
-the server, a list in tests). Order of work: store the messages and send `start` (so a client
-never hears of a message that is not stored), input guardrails, retrieval, prompt, engine
-stream through the output guard, periodic flushes of the partial answer, final status.
+the server, a list in tests). Order of work: input guardrails (app/turn_start.py: nothing is
+stored before they have spoken), then the messages and their input events in one
+transaction and `start` (so a client never hears of a message that is not stored),
+retrieval, prompt, engine stream through the output guard, periodic flushes of the partial
+answer, the grounding check when sources were used, final status.
+
+Guardrail events concern the answer; each is written in the same transaction as the answer
+text it concerns (a flush, or the final store), and counted in the metrics once committed.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import asyncio
 import dataclasses
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -19,26 +25,26 @@ from app.db import conversations as repo
 from app.db import moderation
 from app.db.session import Database
 from app.engine_port import EngineLike, output_stream
-from app.errors import AppError, NotFoundError
-from app.history import history_turns, last_user_message
+from app.errors import AppError
 from app.hooks import GuardEvent, RetrievalResult, TurnContext, TurnHooks
 from app.metrics import Metrics
 from app.prompt import BuiltPrompt, PromptBuilder, PromptMessage, with_context
 from app.protocol import (
     BlockedFrame,
-    ChatParams,
     CitationsFrame,
     DeltaFrame,
     DoneFrame,
     ErrorFrame,
     FinishReason,
-    InvalidFrameError,
     ServerFrame,
+    Source,
     StartFrame,
+    UnsupportedSentence,
     Usage,
 )
 from app.sampling import to_sampling_params
 from app.settings import Settings
+from app.turn_start import TurnPlan, TurnRequest, plan_turn, store_turn
 from engine.sampling_params import SamplingParams
 
 log = logging.getLogger("hearth.chat")
@@ -54,16 +60,6 @@ class FrameSink(Protocol):
     def send(self, frame: ServerFrame) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class TurnRequest:
-    user_id: str
-    conversation_id: str | None
-    content: str | None  # None: regenerate the answer to the last user message
-    params: ChatParams | None = None
-    use_documents: bool = True
-    replaces: str | None = None  # edit and resend: the last user message this one replaces
-
-
 @dataclass(slots=True)
 class TurnDeps:
     engine: EngineLike
@@ -72,16 +68,6 @@ class TurnDeps:
     hooks: TurnHooks
     metrics: Metrics
     prompts: PromptBuilder
-
-
-@dataclass(slots=True)
-class _Prepared:
-    conversation_id: str
-    user_message_id: str
-    message_id: str
-    system_prompt: str | None
-    text: str
-    turns: list[list[PromptMessage]]
 
 
 class ChatTurn:
@@ -94,12 +80,21 @@ class ChatTurn:
         self.offsets: list[int] = []
         self.token_ids: list[int] = []
         self.usage = Usage(prompt_tokens=0, completion_tokens=0, cached_tokens=0)
+        self.unsupported: tuple[UnsupportedSentence, ...] = ()
+        self._events: list[GuardEvent] = []  # for the answer, not yet written
+        self.conversation_id: str | None = None  # known once the turn is planned
         self._length = 0
         self._last_flush = 0.0
 
     async def run(self) -> None:
+        req, deps = self.request, self.deps
         try:
-            prep = await self._prepare()
+            plan = await plan_turn(deps.db, deps.settings.chat, req)
+            self.conversation_id = plan.conversation_id
+            ctx = TurnContext(req.user_id, plan.conversation_id, plan.message_id,
+                              plan.system_prompt, req.use_documents)
+            decision = await deps.hooks.input_check(plan.text, ctx)
+            await store_turn(deps.db, deps.settings.chat, req, plan, decision)
         except AppError as exc:
             self.sink.send(ErrorFrame(code=exc.code, message=exc.message))
             return
@@ -108,97 +103,49 @@ class ChatTurn:
             self.sink.send(ErrorFrame(code="internal", message="the server could not start "
                                       "this answer; try again"))
             return
-        self.sink.send(StartFrame(conversation_id=prep.conversation_id,
-                                  user_message_id=prep.user_message_id,
-                                  message_id=prep.message_id))
-        await self._answer(prep)
+        self._count(decision.events)
+        self.sink.send(StartFrame(conversation_id=plan.conversation_id,
+                                  user_message_id=plan.user_message_id,
+                                  message_id=plan.message_id))
+        if decision.blocked:
+            self.sink.send(BlockedFrame(message_id=plan.message_id, stage="input",
+                                        rail=decision.rail, reason=decision.reason))
+            await self._finish(plan, "blocked", "blocked")
+            return
+        await self._answer(plan, ctx, decision.text or plan.text)
 
     # ------------------------------------------------------------------------------ steps
-    async def _prepare(self) -> _Prepared:
-        req, settings = self.request, self.deps.settings
-        async with self.deps.db.session() as s:
-            if req.conversation_id is None:
-                if req.content is None:
-                    raise NotFoundError("regenerate needs a conversation")
-                if req.replaces is not None:
-                    raise InvalidFrameError("replaces needs a conversation_id")
-                title = " ".join(req.content.split())[: settings.chat.title_chars]
-                conv = await repo.create_conversation(
-                    s, req.user_id, title, settings.chat.default_system_prompt
-                )
-                messages = []
-            else:
-                conv = await repo.get_conversation(s, req.user_id, req.conversation_id)
-                messages = list(await repo.list_messages(s, conv.id))
-            if req.content is None:
-                user_msg = last_user_message(messages)
-                if user_msg is None:
-                    raise NotFoundError(f"conversation {conv.id!r} has no user message to answer")
-            else:
-                if req.replaces is not None:
-                    last = last_user_message(messages)
-                    if last is None or last.id != req.replaces:
-                        raise InvalidFrameError(
-                            f"message {req.replaces!r} is not the last user message of "
-                            f"conversation {conv.id!r}; only that one can be edited"
-                        )
-                user_msg = await repo.add_message(
-                    s, conversation_id=conv.id, user_id=req.user_id, role="user",
-                    content=req.content, status="complete", parent_id=req.replaces,
-                )
-            answer = await repo.add_message(
-                s, conversation_id=conv.id, user_id=req.user_id, role="assistant", content="",
-                status="streaming", parent_id=user_msg.id,
-            )
-            await repo.touch_conversation(s, conv.id)
-        return _Prepared(
-            conversation_id=conv.id, user_message_id=user_msg.id, message_id=answer.id,
-            system_prompt=conv.system_prompt, text=user_msg.content,
-            turns=history_turns(messages, before_id=req.replaces or user_msg.id),
-        )
-
-    async def _answer(self, prep: _Prepared) -> None:
-        hooks, mid = self.deps.hooks, prep.message_id
-        ctx = TurnContext(self.request.user_id, prep.conversation_id, mid, prep.system_prompt,
-                          self.request.use_documents)
+    async def _answer(self, plan: TurnPlan, ctx: TurnContext, text: str) -> None:
+        """`text`: the user's text as stored (redacted, if the input rails redact)."""
+        mid = plan.message_id
         dropped = 0
         try:
-            decision = await hooks.input_check(prep.text, ctx)
-            await self._record(decision.events, prep)
-            if decision.blocked:
-                await self._update(prep.user_message_id, status="blocked")
-                self.sink.send(BlockedFrame(message_id=mid, stage="input", rail=decision.rail,
-                                            reason=decision.reason))
-                await self._finish(prep, "blocked", "blocked")
-                return
-            text = decision.text or prep.text
-            if text != prep.text:
-                # Store what the model saw, so later turns render this turn identically.
-                await self._update(prep.user_message_id, content=text)
-            system = PromptMessage("system", prep.system_prompt) if prep.system_prompt else None
+            system = PromptMessage("system", plan.system_prompt) if plan.system_prompt else None
             params = to_sampling_params(self.request.params, self.deps.settings.chat)
-            retrieved, built = await self._retrieve(text, ctx, system, prep.turns,
+            retrieved, built = await self._retrieve(text, ctx, system, plan.turns,
                                                     params.max_tokens)
             if retrieved.sources:
                 self.sink.send(CitationsFrame(message_id=mid, sources=list(retrieved.sources)))
                 await self._update(mid, citations=[s.model_dump() for s in retrieved.sources])
-            await self._update(prep.user_message_id, context=retrieved.context or None)
+            await self._update(plan.user_message_id, context=retrieved.context or None)
             dropped = built.dropped_turns
             params.max_tokens = built.max_tokens
             self.usage = Usage(prompt_tokens=len(built.token_ids), completion_tokens=0,
                                cached_tokens=0)
-            reason = await self._stream(prep, ctx, built.token_ids, params)
+            reason = await self._stream(plan, ctx, built.token_ids, params)
+            if reason != "blocked" and retrieved.sources:
+                await self._ground(ctx, retrieved.sources)
             status = "blocked" if reason == "blocked" else "complete"
-            await self._finish(prep, status, reason, dropped)
+            await self._finish(plan, status, reason, dropped)
         except asyncio.CancelledError:
             cancelled = self.sink.cancel_reason == "cancelled"
-            await self._finish(prep, "interrupted", "cancelled" if cancelled else "error", dropped)
+            await self._finish(plan, "interrupted", "cancelled" if cancelled else "error", dropped)
         except AppError as exc:
             self.sink.send(ErrorFrame(code=exc.code, message=exc.message, message_id=mid))
-            await self._finish(prep, "error", "error", dropped)
+            await self._finish(plan, "error", "error", dropped)
         except Exception:
             log.exception("chat turn %s failed", mid)
-            await self._finish(prep, "error", "error", dropped)
+            await self._finish(plan, "error", "error", dropped)
 
     async def _retrieve(
         self, text: str, ctx: TurnContext, system: PromptMessage | None,
@@ -222,9 +169,11 @@ class ChatTurn:
             return RetrievalResult(), plain  # the estimate was off: history wins
         return retrieved, built
 
-    async def _stream(self, prep: _Prepared, ctx: TurnContext, prompt: list[int],
+    async def _stream(self, plan: TurnPlan, ctx: TurnContext, prompt: list[int],
                       params: SamplingParams) -> FinishReason:
-        engine, metrics, mid = self.deps.engine, self.deps.metrics, prep.message_id
+        """Engine text goes through the output guard; only what it releases becomes deltas.
+        A block returns at once, which closes the engine stream (aborting the request)."""
+        engine, metrics, mid = self.deps.engine, self.deps.metrics, plan.message_id
         guard = self.deps.hooks.output_guard(ctx)
         submitted = time.monotonic()
         metrics.request_queue_time.observe(submitted - self.accepted)
@@ -247,7 +196,7 @@ class ChatTurn:
                                    cached_tokens=out.num_cached_tokens)
                 if out.text:
                     decision = await guard.feed(out.text)
-                    await self._record(decision.events, prep)
+                    self._events.extend(decision.events)
                     await self._release(mid, decision.release)
                     if decision.blocked:
                         self._send_blocked(mid, decision.rail, decision.reason)
@@ -255,12 +204,23 @@ class ChatTurn:
                 if out.finished:
                     finish = "length" if out.finish_reason == "length" else "stop"
         decision = await guard.finish()
-        await self._record(decision.events, prep)
+        self._events.extend(decision.events)
         await self._release(mid, decision.release)
         if decision.blocked:
             self._send_blocked(mid, decision.rail, decision.reason)
             return "blocked"
         return finish
+
+    async def _ground(self, ctx: TurnContext, sources: tuple[Source, ...]) -> None:
+        """Flag the answer's sentences that its sources do not support. A failing check
+        costs the flags, never the answer."""
+        try:
+            decision = await self.deps.hooks.ground("".join(self.released), sources, ctx)
+        except Exception:
+            log.exception("grounding check of message %s failed", ctx.message_id)
+            return
+        self.unsupported = decision.unsupported
+        self._events.extend(decision.events)
 
     # ------------------------------------------------------------------------------ output
     def _send_blocked(self, mid: str, rail: str, reason: str) -> None:
@@ -276,51 +236,54 @@ class ChatTurn:
         now = time.monotonic()
         if now - self._last_flush >= self.deps.settings.chat.flush_interval_seconds:
             self._last_flush = now
-            await self._update(mid, content="".join(self.released),
-                               stream_offsets=list(self.offsets))
+            await self._write_answer(mid, content="".join(self.released),
+                                     stream_offsets=list(self.offsets))
 
-    async def _finish(self, prep: _Prepared, status: str, reason: FinishReason,
+    async def _finish(self, plan: TurnPlan, status: str, reason: FinishReason,
                       dropped: int = 0) -> None:
         """Store the final state, then send the one `done` (shielded from a second cancel)."""
+        unsupported = list(self.unsupported)
         values = dict(
             status=status, finish_reason=reason, content="".join(self.released),
             stream_offsets=list(self.offsets), token_ids=list(self.token_ids) or None,
             prompt_tokens=self.usage.prompt_tokens,
             completion_tokens=self.usage.completion_tokens,
             cached_tokens=self.usage.cached_tokens,
+            unsupported=[u.model_dump() for u in unsupported] or None,
         )
-
-        async def store() -> None:
-            async with self.deps.db.session() as s:
-                await repo.update_message(s, prep.message_id, **values)
-                await repo.touch_conversation(s, prep.conversation_id)
-
-        stored = asyncio.ensure_future(store())
+        stored = asyncio.ensure_future(self._write_answer(plan.message_id, touch=True, **values))
         try:
             await asyncio.shield(stored)
         except asyncio.CancelledError:
             # Cancelled again while storing (e.g. shutdown): the store itself goes on.
             await asyncio.wait([stored])
         except Exception:
-            log.exception("could not store the end of message %s", prep.message_id)
+            log.exception("could not store the end of message %s", plan.message_id)
         self.deps.metrics.e2e_request_latency.observe(time.monotonic() - self.accepted)
         self.deps.metrics.requests.labels("ws", reason).inc()
-        self.sink.send(DoneFrame(message_id=prep.message_id, finish_reason=reason,
-                                 usage=self.usage, dropped_turns=dropped))
+        self.sink.send(DoneFrame(message_id=plan.message_id, finish_reason=reason,
+                                 usage=self.usage, dropped_turns=dropped,
+                                 unsupported=unsupported))
 
     async def _update(self, message_id: str, **values: object) -> None:
         async with self.deps.db.session() as s:
             await repo.update_message(s, message_id, **values)
 
-    async def _record(self, events: tuple[GuardEvent, ...], prep: _Prepared) -> None:
-        if not events:
-            return
+    async def _write_answer(self, message_id: str, touch: bool = False,
+                            **values: object) -> None:
+        """Update the answer and write the guardrail events held for it, in one transaction
+        (`touch`: also mark the conversation updated)."""
+        events = list(self._events)
         async with self.deps.db.session() as s:
-            for e in events:
-                await moderation.add_event(
-                    s, user_id=self.request.user_id, conversation_id=prep.conversation_id,
-                    message_id=prep.message_id, stage=e.stage, rail=e.rail, action=e.action,
-                    reason=e.reason, excerpt=e.excerpt,
-                )
+            await repo.update_message(s, message_id, **values)
+            await moderation.add_events(s, events, user_id=self.request.user_id,
+                                        conversation_id=self.conversation_id,
+                                        message_id=message_id)
+            if touch and self.conversation_id is not None:
+                await repo.touch_conversation(s, self.conversation_id)
+        del self._events[: len(events)]
+        self._count(events)
+
+    def _count(self, events: Sequence[GuardEvent]) -> None:
         for e in events:
             self.deps.metrics.guardrail_events.labels(e.stage, e.rail, e.action).inc()

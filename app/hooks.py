@@ -2,8 +2,9 @@
 
 The chat pipeline calls, in order: `input_check` (before anything else sees the text),
 `retrieve` (sources + the context text rendered into the prompt), then streams the engine's
-text through an `OutputGuard` that releases only checked text. Implementations run their
-model work in worker threads; these calls are awaited on the event loop.
+text through an `OutputGuard` that releases only checked text, and, when sources were used,
+`ground` on the finished answer. Implementations run their model work in worker threads;
+these calls are awaited on the event loop.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from app.protocol import Source
+from app.protocol import Source, UnsupportedSentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,12 @@ class RetrievalResult:
     context: str = ""  # rendered into the user's turn of the prompt
 
 
+@dataclass(frozen=True, slots=True)
+class GroundingDecision:
+    unsupported: tuple[UnsupportedSentence, ...] = ()  # spans refer to the answer checked
+    events: tuple[GuardEvent, ...] = ()  # one `flag` per unsupported sentence
+
+
 class InputCheck(Protocol):
     async def __call__(self, text: str, ctx: TurnContext) -> InputDecision: ...
 
@@ -80,6 +87,15 @@ class OutputGuard(Protocol):
 
 class OutputGuardFactory(Protocol):
     def __call__(self, ctx: TurnContext) -> OutputGuard: ...
+
+
+class Grounder(Protocol):
+    """Checks a finished answer (the text the client received) against the sources the turn
+    retrieved."""
+
+    async def __call__(
+        self, answer: str, sources: Sequence[Source], ctx: TurnContext
+    ) -> GroundingDecision: ...
 
 
 async def allow_input(text: str, ctx: TurnContext) -> InputDecision:
@@ -102,6 +118,12 @@ class PassthroughGuard:
 
 def passthrough_guard(ctx: TurnContext) -> OutputGuard:
     return PassthroughGuard()
+
+
+async def no_grounding(
+    answer: str, sources: Sequence[Source], ctx: TurnContext
+) -> GroundingDecision:
+    return GroundingDecision()
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,3 +185,4 @@ class TurnHooks:
     retrieve: Retriever = no_retrieval
     output_guard: OutputGuardFactory = passthrough_guard
     documents: DocumentIngestor | None = None
+    ground: Grounder = no_grounding

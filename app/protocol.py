@@ -141,6 +141,16 @@ class BlockedFrame(_Frame):
 FinishReason = Literal["stop", "length", "cancelled", "blocked", "error"]
 
 
+class UnsupportedSentence(_Frame):
+    """A sentence of an answer that the retrieved sources do not support (grounding check);
+    `start`/`end` are character offsets into the answer's stored text."""
+
+    start: int
+    end: int
+    text: str
+    reason: str
+
+
 class DoneFrame(_Frame):
     type: Literal["done"] = "done"
     message_id: str
@@ -148,6 +158,8 @@ class DoneFrame(_Frame):
     usage: Usage
     # Added field: how many of the oldest turns were left out to fit the model's context.
     dropped_turns: int = 0
+    # Added field, sent only when not empty: sentences the grounding check flagged.
+    unsupported: list[UnsupportedSentence] = Field(default_factory=list)
 
 
 class ErrorFrame(_Frame):
@@ -170,4 +182,6 @@ def frame_json(frame: ServerFrame) -> dict[str, Any]:
     data = frame.model_dump()
     if isinstance(frame, ErrorFrame) and frame.message_id is None:
         del data["message_id"]
+    if isinstance(frame, DoneFrame) and not frame.unsupported:
+        del data["unsupported"]
     return data

@@ -6,6 +6,7 @@ optional `.env` file). Everything else receives the frozen `Settings` object or 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -109,10 +110,94 @@ class ChatSettings(_Part):
     title_chars: int = 60
 
 
+# The guardrails package's rail names (guardrails/settings.py); checked when settings load.
+INPUT_RAIL_NAMES = (
+    "deny_list", "injection_rules", "harmful", "injection_classifier", "injection_model", "pii",
+)
+OUTPUT_RAIL_NAMES = ("deny_list", "harmful", "system_prompt_leak", "pii", "grounding")
+
+
 class GuardrailSettings(_Part):
-    enabled: bool = True
-    disabled_rails: list[str] = Field(default_factory=list)
-    refusal_text: str = "Sorry, I can't help with that."
+    """Which rails run and how each is tuned, by the guardrails package's names. Lists are
+    JSON in the environment, e.g. HEARTH_GUARDRAILS__DENY_TERMS='["acme secret"]'."""
+
+    enabled: bool = Field(True, description="check every chat turn and /v1 completion")
+    input_rails: list[str] = Field(
+        default_factory=lambda: [
+            "deny_list", "injection_rules", "harmful", "injection_classifier", "injection_model",
+        ],
+        description="input rails, in order (cheap first; the first block stops the rest)",
+    )
+    output_rails: list[str] = Field(
+        default_factory=lambda: ["deny_list", "harmful", "system_prompt_leak", "pii", "grounding"],
+        description="output rails on the stream; 'grounding' checks answers that used documents",
+    )
+    disabled_rails: list[str] = Field(
+        default_factory=list, description="rail names taken out of both lists"
+    )
+    redact_input: bool = Field(
+        False, description="store user messages with PII replaced (the model sees that text)"
+    )
+    refusal_text: str = Field(
+        "Sorry, I can't help with that.", description="/v1 answer content when a rail blocks"
+    )
+    deny_terms: list[str] = Field(default_factory=list, description="words and phrases to block")
+    deny_patterns: list[str] = Field(
+        default_factory=list, description="regular expressions to block (case-insensitive)"
+    )
+    injection_classifier_threshold: float | None = Field(
+        None, gt=0, lt=1, description="MiniLM injection head threshold; default the head's own"
+    )
+    injection_model_threshold: float = Field(0.999, gt=0, le=1, description="NanoGuard block threshold")
+    injection_model_gate: float = Field(
+        0.1, ge=0, lt=1, description="NanoGuard runs only when the classifier scored at least this (0: always)"
+    )
+    chunk_size: int = Field(120, ge=1, description="streamed characters checked per output window")
+    context_size: int = Field(
+        100, ge=0, description="released characters carried into the next output window"
+    )
+    leak_ngram: int = Field(6, ge=2, description="word n-gram size of the system-prompt leak rail")
+    leak_threshold: float = Field(
+        0.4, gt=0, le=1, description="share of the system prompt's n-grams that blocks an answer"
+    )
+    grounding_min_similarity: float = Field(
+        0.55, ge=0, le=1, description="cosine similarity to a source that supports a sentence"
+    )
+    grounding_min_overlap: float = Field(
+        0.6, ge=0, le=1, description="share of a sentence's content words found in the sources that supports"
+    )
+
+    @property
+    def active_input_rails(self) -> tuple[str, ...]:
+        names = [n for n in self.input_rails if n not in self.disabled_rails]
+        if self.redact_input and "pii" not in names and "pii" not in self.disabled_rails:
+            names.append("pii")
+        return tuple(names)
+
+    @property
+    def active_output_rails(self) -> tuple[str, ...]:
+        return tuple(n for n in self.output_rails if n not in self.disabled_rails)
+
+    @model_validator(mode="after")
+    def _known_rails(self) -> GuardrailSettings:
+        for stage, names, known in (
+            ("input", self.input_rails, INPUT_RAIL_NAMES),
+            ("output", self.output_rails, OUTPUT_RAIL_NAMES),
+            ("disabled", self.disabled_rails, (*INPUT_RAIL_NAMES, *OUTPUT_RAIL_NAMES)),
+        ):
+            for name in names:
+                if name not in known:
+                    raise ValueError(
+                        f"unknown {stage} rail {name!r}; known: {', '.join(sorted(set(known)))}"
+                    )
+            if stage != "disabled" and len(set(names)) != len(names):
+                raise ValueError(f"{stage} rails listed twice: {names!r}")
+        for pattern in self.deny_patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"deny pattern {pattern!r} is invalid: {exc}") from None
+        return self
 
 
 class RetrievalSettings(_Part):

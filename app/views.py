@@ -38,6 +38,8 @@ def message_json(message: Message) -> dict[str, Any]:
     }
     if message.role == "assistant":
         data["finish_reason"] = message.finish_reason
+        # Added field: sentences the grounding check found unsupported by the citations.
+        data["unsupported"] = message.unsupported or []
         if message.prompt_tokens is not None:
             data["usage"] = {
                 "prompt_tokens": message.prompt_tokens,

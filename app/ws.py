@@ -34,6 +34,7 @@ from app.protocol import (
     RegenerateFrame,
     ResumeFrame,
     ServerFrame,
+    UnsupportedSentence,
     Usage,
     frame_json,
     parse_client_frame,
@@ -209,7 +210,9 @@ def _replay(message: Message, after: int) -> list[ServerFrame]:
     usage = Usage(prompt_tokens=message.prompt_tokens or 0,
                   completion_tokens=message.completion_tokens or 0,
                   cached_tokens=message.cached_tokens or 0)
-    frames.append(DoneFrame(message_id=message.id, finish_reason=reason, usage=usage))
+    unsupported = [UnsupportedSentence(**u) for u in message.unsupported or []]
+    frames.append(DoneFrame(message_id=message.id, finish_reason=reason, usage=usage,
+                            unsupported=unsupported))
     return frames
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.base import utcnow
+from app.db.base import new_id, utcnow
 from app.db.models import Conversation, Message
 from app.errors import NotFoundError
 from app.textcheck import is_id
@@ -26,11 +26,14 @@ async def list_conversations(
 
 
 async def create_conversation(
-    session: AsyncSession, user_id: str, title: str, system_prompt: str | None
+    session: AsyncSession, user_id: str, title: str, system_prompt: str | None,
+    conversation_id: str | None = None,
 ) -> Conversation:
+    """`conversation_id`: an id chosen earlier (`new_id()`); by default a fresh one."""
     now = utcnow()
     conv = Conversation(
-        user_id=user_id, title=title, system_prompt=system_prompt, created_at=now, updated_at=now
+        id=conversation_id or new_id(), user_id=user_id, title=title,
+        system_prompt=system_prompt, created_at=now, updated_at=now,
     )
     session.add(conv)
     await session.flush()

@@ -103,6 +103,8 @@ class Message(Base):
     context: Mapped[str | None] = mapped_column(Text, nullable=True)
     token_ids: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
     stream_offsets: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    # Sentences of the answer its sources do not support: [{start, end, text, reason}].
+    unsupported: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
 
 
 class Document(Base):

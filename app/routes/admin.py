@@ -11,7 +11,7 @@ from starlette.routing import Route
 from app.db import conversations as repo
 from app.db import moderation
 from app.db.models import Conversation, User
-from app.errors import NotFoundError
+from app.errors import InvalidRequestError, NotFoundError
 from app.http import (
     json_response,
     query_choice,
@@ -26,14 +26,20 @@ from app.views import conversation_json, event_json, message_json
 
 
 async def list_moderation(request: Request) -> Response:
+    """Newest first. Page with `before` = the `created_at` of the last event shown (event
+    times are unique within a server process). Added filter: `action`."""
     await require_admin(request)
     stage = query_choice(request, "stage", ("input", "output"))
+    action = query_choice(request, "action", ("block", "redact", "flag"))
     limit = query_int(request, "limit", 100, 1, 1000)
     before = query_time(request, "before")
+    user_id = query_text(request, "user_id")
+    if user_id is not None and not is_id(user_id):
+        raise InvalidRequestError(f"user_id must be an id, got {user_id!r}")
     async with state_of(request).db.session() as s:
         events = await moderation.list_events(
-            s, stage=stage, rail=query_text(request, "rail"),
-            user_id=query_text(request, "user_id"), limit=limit, before=before,
+            s, stage=stage, rail=query_text(request, "rail"), action=action,
+            user_id=user_id, limit=limit, before=before,
         )
         # Added field `username`, so the log names people rather than ids.
         ids = {e.user_id for e in events if e.user_id is not None}
