@@ -49,12 +49,20 @@ def default_engine_factory(settings: Settings) -> EngineLike:
 
 
 def default_services(settings: Settings) -> list[Service]:
-    """The services `hearth serve` runs: retrieval (documents) unless it is disabled."""
-    if not settings.retrieval.enabled:
-        return []
-    from app.rag.service import RetrievalService  # loads torch and FAISS
+    """The services `hearth serve` runs: retrieval (documents) and the guardrails, each
+    unless it is disabled. Guardrails start after retrieval and share its embedder."""
+    services: list[Service] = []
+    retrieval = None
+    if settings.retrieval.enabled:
+        from app.rag.service import RetrievalService  # loads torch and FAISS
 
-    return [RetrievalService()]
+        retrieval = RetrievalService()
+        services.append(retrieval)
+    if settings.guardrails.enabled:
+        from app.guard.service import GuardrailService  # loads the guardrail models
+
+        services.append(GuardrailService(retrieval))
+    return services
 
 
 def create_app(

@@ -71,6 +71,10 @@ class Metrics:
             "hearth_guardrail_events", "Guardrail actions", ["stage", "rail", "action"],
             registry=r,
         )
+        self.guardrail_input_seconds = Histogram(
+            "hearth_guardrail_input_check_seconds", "Time the input rails took on one message",
+            buckets=_LATENCY_BUCKETS, registry=r,
+        )
         self.requests = Counter(
             "hearth_requests", "Finished generations", ["api", "finish_reason"], registry=r
         )

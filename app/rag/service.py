@@ -38,6 +38,11 @@ class RetrievalService:
         self._embedder = embedder
         self.retriever: Retriever | None = None
 
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedder in use once started (the guardrails share it)."""
+        return self._embedder
+
     async def start(self, state: AppState) -> None:
         settings = state.settings
         if not settings.retrieval.enabled:
@@ -45,6 +50,7 @@ class RetrievalService:
         embedder = self._embedder
         if embedder is None:
             embedder = await asyncio.to_thread(Embedder.load, settings.retrieval.embedding_model)
+            self._embedder = embedder
         async with state.db.session() as s:
             rows = await repo.indexed_chunks(s)
         chunks = [

@@ -96,7 +96,11 @@ class _Completion:
                 raise InvalidRequestError(
                     f"a message has {len(m.content)} characters; the limit is {limit}"
                 )
-        self.ctx = TurnContext(user.id, None, None, None, use_documents=False)
+        # The system messages are this request's system prompt (the leak rail guards it).
+        system = "\n\n".join(m.content for m in self.messages if m.role == "system") or None
+        self.ctx = TurnContext(user.id, None, None, system, use_documents=False)
+        self.input_blocked = False
+        self._events: list[GuardEvent] = []  # held for the stored exchange, if stored
         self._prepared: tuple[list[int], Any] | None = None
 
     def prepare(self) -> tuple[list[int], Any]:
@@ -132,12 +136,17 @@ class _Completion:
         self.usage["prompt_tokens"] = len(prompt)
         return prompt, params
 
-    async def input_blocked(self) -> bool:
-        users = [m for m in self.messages if m.role == "user"]
-        if not users:
+    async def check_input(self) -> bool:
+        """The input rails on the last user message (the new one; earlier ones were checked
+        when they were new). A redacted copy replaces it in the prompt and in storage."""
+        last = max((i for i, m in enumerate(self.messages) if m.role == "user"), default=None)
+        if last is None:
             return False
-        decision = await self.state.hooks.input_check(users[-1].content, self.ctx)
+        decision = await self.state.hooks.input_check(self.messages[last].content, self.ctx)
+        if decision.text is not None:
+            self.messages[last] = PromptMessage("user", decision.text)
         await self._record(decision.events)
+        self.input_blocked = decision.blocked
         return decision.blocked
 
     async def stream(self) -> AsyncIterator[str]:
@@ -183,28 +192,33 @@ class _Completion:
         metrics.requests.labels("v1", self.finish_reason).inc()
         if not self.state.settings.openai.store_conversations:
             return
+        blocked = self.finish_reason == "content_filter"
+        last_user = max((i for i, m in enumerate(self.messages) if m.role == "user"), default=-1)
+        events = list(self._events)
         async with self.state.db.session() as s:
             first_user = next((m.content for m in self.messages if m.role == "user"), "")
             title = " ".join(first_user.split())[: self.state.settings.chat.title_chars]
-            system = next((m.content for m in self.messages if m.role == "system"), None)
-            conv = await repo.create_conversation(s, self.user.id, title, system)
+            conv = await repo.create_conversation(s, self.user.id, title, self.ctx.system_prompt)
             parent = None
-            for m in self.messages:
+            for i, m in enumerate(self.messages):
                 if m.role == "system":
                     continue
+                status = "blocked" if self.input_blocked and i == last_user else "complete"
                 row = await repo.add_message(s, conversation_id=conv.id, user_id=self.user.id,
-                                             role=m.role, content=m.content, status="complete")
+                                             role=m.role, content=m.content, status=status)
                 parent = row.id if m.role == "user" else parent
-            await repo.add_message(
+            answer = await repo.add_message(
                 s, conversation_id=conv.id, user_id=self.user.id, role="assistant",
                 content=self.content, parent_id=parent,
-                status="blocked" if self.finish_reason == "content_filter" else "complete",
-                finish_reason="blocked" if self.finish_reason == "content_filter"
-                else self.finish_reason,
+                status="blocked" if blocked else "complete",
+                finish_reason="blocked" if blocked else self.finish_reason,
                 prompt_tokens=self.usage["prompt_tokens"],
                 completion_tokens=self.usage["completion_tokens"],
                 cached_tokens=self.usage["cached_tokens"],
             )
+            await moderation.add_events(s, events, user_id=self.user.id,
+                                        conversation_id=conv.id, message_id=answer.id)
+        self._count(events)
 
     @property
     def content(self) -> str:
@@ -230,12 +244,18 @@ class _Completion:
         return f"data: {json.dumps(data)}\n\n"
 
     async def _record(self, events: tuple[GuardEvent, ...]) -> None:
+        """Events of a stored exchange are written with its messages (`finish`); without
+        storage there is no message, and each is written at once."""
         if not events:
             return
+        if self.state.settings.openai.store_conversations:
+            self._events.extend(events)
+            return
         async with self.state.db.session() as s:
-            for e in events:
-                await moderation.add_event(s, user_id=self.user.id, stage=e.stage, rail=e.rail,
-                                           action=e.action, reason=e.reason, excerpt=e.excerpt)
+            await moderation.add_events(s, events, user_id=self.user.id)
+        self._count(events)
+
+    def _count(self, events: list[GuardEvent] | tuple[GuardEvent, ...]) -> None:
         for e in events:
             self.state.metrics.guardrail_events.labels(e.stage, e.rail, e.action).inc()
 
@@ -246,7 +266,7 @@ async def chat_completions(request: Request) -> Response:
     body = await read_json(request, CompletionRequest)
     completion = _Completion(state, user, body)
     state.admission.admit(user.id)
-    blocked = await completion.input_blocked()
+    blocked = await completion.check_input()
     if blocked:
         completion.finish_reason = "content_filter"
     else:

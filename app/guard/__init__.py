@@ -1,0 +1,1 @@
+"""The guardrails package plugged into the app's seams (app/hooks.py)."""

@@ -1,0 +1,29 @@
+"""The app's guardrail settings as the guardrails package's frozen configuration."""
+
+from __future__ import annotations
+
+from app.settings import GuardrailSettings as AppGuardrailSettings
+from guardrails import GuardrailSettings
+
+
+def guardrail_settings(g: AppGuardrailSettings) -> GuardrailSettings:
+    return GuardrailSettings(
+        input_rails=g.active_input_rails,
+        output_rails=g.active_output_rails,
+        deny_terms=tuple(g.deny_terms),
+        deny_patterns=tuple(g.deny_patterns),
+        injection_model_threshold=g.injection_model_threshold,
+        injection_model_gate=g.injection_model_gate,
+        injection_classifier_threshold=g.injection_classifier_threshold,
+        chunk_size=g.chunk_size,
+        context_size=g.context_size,
+        leak_ngram=g.leak_ngram,
+        leak_threshold=g.leak_threshold,
+        grounding_min_similarity=g.grounding_min_similarity,
+        grounding_min_overlap=g.grounding_min_overlap,
+    )
+
+
+def needs_embedder(settings: GuardrailSettings) -> bool:
+    """Whether a rail that embeds text is on (the MiniLM injection head, grounding)."""
+    return "injection_classifier" in settings.input_rails or "grounding" in settings.output_rails
