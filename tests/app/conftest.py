@@ -224,3 +224,18 @@ def rag_app(make_settings, embedder):
         return RagApp(TestClient(app), service, engine)
 
     return make
+
+
+@pytest.fixture
+def guarded_app(make_settings, embedder):
+    """Build the real app with the real guardrails (the GuardrailService, sharing the
+    session's embedder) and a fake engine: `make(engine, hooks, **settings) -> TestClient`."""
+    from app.guard.service import GuardrailService
+
+    def make(engine: FakeEngine | None = None, hooks=None, **overrides: object) -> TestClient:
+        engine = engine if engine is not None else FakeEngine()
+        app = create_app(make_settings(**overrides), engine_factory=lambda s: engine,
+                         hooks=hooks, services=[GuardrailService(embedder=embedder)])
+        return TestClient(app)
+
+    return make

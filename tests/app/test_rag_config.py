@@ -18,9 +18,10 @@ def _settings(**values: object) -> Settings:
 
 
 def test_serve_runs_retrieval_unless_disabled() -> None:
-    (service,) = default_services(_settings())
+    no_guards = {"enabled": False}
+    (service,) = default_services(_settings(guardrails=no_guards))
     assert isinstance(service, RetrievalService)
-    assert default_services(_settings(retrieval={"enabled": False})) == []
+    assert default_services(_settings(retrieval={"enabled": False}, guardrails=no_guards)) == []
 
 
 def test_settings_become_the_retrieval_config(tmp_path: Path) -> None:
