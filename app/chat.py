@@ -26,7 +26,7 @@ from app.db import moderation
 from app.db.session import Database
 from app.engine_port import EngineLike, output_stream
 from app.errors import AppError
-from app.hooks import GuardEvent, RetrievalResult, TurnContext, TurnHooks
+from app.hooks import GuardEvent, OutputDecision, RetrievalResult, TurnContext, TurnHooks
 from app.metrics import Metrics
 from app.prompt import BuiltPrompt, PromptBuilder, PromptMessage, with_context
 from app.protocol import (
@@ -196,20 +196,26 @@ class ChatTurn:
                                    cached_tokens=out.num_cached_tokens)
                 if out.text:
                     decision = await guard.feed(out.text)
-                    self._events.extend(decision.events)
-                    await self._release(mid, decision.release)
-                    if decision.blocked:
-                        self._send_blocked(mid, decision.rail, decision.reason)
+                    if await self._apply(mid, decision):
                         return "blocked"
                 if out.finished:
                     finish = "length" if out.finish_reason == "length" else "stop"
-        decision = await guard.finish()
-        self._events.extend(decision.events)
-        await self._release(mid, decision.release)
-        if decision.blocked:
-            self._send_blocked(mid, decision.rail, decision.reason)
+        if await self._apply(mid, await guard.finish()):
             return "blocked"
         return finish
+
+    async def _apply(self, mid: str, decision: OutputDecision) -> bool:
+        """Send what the guard released; True when it blocked. A redaction's event is
+        written with the first store of the text it concerns; a block's with the final,
+        `blocked` store of the answer."""
+        if decision.blocked:
+            await self._release(mid, decision.release)
+            self._events.extend(decision.events)
+            self._send_blocked(mid, decision.rail, decision.reason)
+            return True
+        self._events.extend(decision.events)
+        await self._release(mid, decision.release)
+        return False
 
     async def _ground(self, ctx: TurnContext, sources: tuple[Source, ...]) -> None:
         """Flag the answer's sentences that its sources do not support. A failing check
