@@ -197,13 +197,18 @@ def test_input_redaction_before_storage_is_a_setting(guarded_app) -> None:
 
 def test_unsupported_sentences_are_flagged_when_documents_were_used(guarded_app) -> None:
     engine = FakeEngine(reply=lambda prompt: f"{SUPPORTED} {UNSUPPORTED} Hope this helps!")
-    with guarded_app(engine, TurnHooks(retrieve=SpyRetriever(SOURCE))) as client:
+    # Finished generations leave memory at once, so a resume replays from the database.
+    with guarded_app(engine, TurnHooks(retrieve=SpyRetriever(SOURCE)),
+                     server={"finished_generation_retention_seconds": 0}) as client:
         token = signup(client, "alice")
         with client.websocket_connect(f"/ws?token={token}") as ws:
             frames = chat(ws, "When was the Eiffel Tower finished?")
             no_docs = chat(ws, "And without documents?", frames[0]["conversation_id"],
                            documents=False)
+            ws.send_json({"type": "resume", "message_id": frames[0]["message_id"], "after": 0})
+            replayed = until_done(ws)
         done = frames[-1]
+        assert replayed[-1] == done
         start = len(SUPPORTED) + 1
         (flag,) = done["unsupported"]
         assert (flag["start"], flag["end"], flag["text"]) == (
