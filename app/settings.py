@@ -148,9 +148,12 @@ class GuardrailSettings(_Part):
     injection_classifier_threshold: float | None = Field(
         None, gt=0, lt=1, description="MiniLM injection head threshold; default the head's own"
     )
-    injection_model_threshold: float = Field(0.999, gt=0, le=1, description="NanoGuard block threshold")
+    injection_model_threshold: float = Field(
+        0.999, gt=0, le=1, description="NanoGuard block threshold"
+    )
     injection_model_gate: float = Field(
-        0.1, ge=0, lt=1, description="NanoGuard runs only when the classifier scored at least this (0: always)"
+        0.1, ge=0, lt=1,
+        description="NanoGuard runs only when the classifier scored at least this (0: always)",
     )
     chunk_size: int = Field(120, ge=1, description="streamed characters checked per output window")
     context_size: int = Field(
@@ -164,7 +167,8 @@ class GuardrailSettings(_Part):
         0.55, ge=0, le=1, description="cosine similarity to a source that supports a sentence"
     )
     grounding_min_overlap: float = Field(
-        0.6, ge=0, le=1, description="share of a sentence's content words found in the sources that supports"
+        0.6, ge=0, le=1,
+        description="share of a sentence's content words found in the sources that supports",
     )
 
     @property
@@ -192,6 +196,9 @@ class GuardrailSettings(_Part):
                     )
             if stage != "disabled" and len(set(names)) != len(names):
                 raise ValueError(f"{stage} rails listed twice: {names!r}")
+        for term in self.deny_terms:
+            if not term.strip():
+                raise ValueError(f"deny term {term!r} is blank")
         for pattern in self.deny_patterns:
             try:
                 re.compile(pattern)

@@ -20,11 +20,16 @@ _last_time: datetime | None = None
 class EventFields(Protocol):
     """What a guardrail event carries (app.hooks.GuardEvent)."""
 
-    stage: str
-    rail: str
-    action: str
-    reason: str
-    excerpt: str
+    @property
+    def stage(self) -> str: ...
+    @property
+    def rail(self) -> str: ...
+    @property
+    def action(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def excerpt(self) -> str: ...
 
 
 def event_time() -> datetime:
