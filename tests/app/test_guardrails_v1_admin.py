@@ -11,10 +11,13 @@ from pydantic import ValidationError
 from starlette.testclient import TestClient
 
 from app.guard.config import guardrail_settings
+from app.guard.seams import PipelineGrounding, PipelineInputCheck, PipelineOutputGuards
+from app.hooks import TurnHooks
 from app.settings import Settings
 from guardrails import GuardrailSettings
 from tests.app.conftest import auth, signup
 from tests.app.fakes import FakeEngine
+from tests.app.test_guard_hooks import HOOKS
 from tests.app.test_guardrails_ws import HARMFUL_REPLY, INJECTION, events, metric
 from tests.app.wsutil import chat
 
@@ -175,3 +178,17 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
     ):
         with pytest.raises(ValidationError, match=message.replace("(", r"\(")):
             Settings(_env_file=None, guardrails=bad)  # type: ignore[call-arg]
+
+
+def test_hooks_given_to_the_app_win_over_the_pipeline(guarded_app) -> None:
+    with guarded_app() as client:
+        hooks = client.app.state.hearth.hooks
+        assert isinstance(hooks.input_check, PipelineInputCheck)
+        assert isinstance(hooks.output_guard, PipelineOutputGuards)
+        assert isinstance(hooks.ground, PipelineGrounding)
+    with guarded_app(hooks=HOOKS) as client:
+        hooks = client.app.state.hearth.hooks
+        assert (hooks.input_check, hooks.output_guard) == (HOOKS.input_check, HOOKS.output_guard)
+        assert isinstance(hooks.ground, PipelineGrounding)
+    with guarded_app(guardrails={"enabled": False}) as client:
+        assert client.app.state.hearth.hooks == TurnHooks()
