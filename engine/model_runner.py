@@ -10,11 +10,15 @@ from dataclasses import dataclass
 import torch
 
 from engine.config import EngineConfig, ModelConfig
-from engine.layers.attention import AttentionMetadata, PrefillSeq
+from engine.layers.attention import AttentionMetadata, DecodeGroup, PrefillSeq
 from engine.models.llama import KVCache, LlamaForCausalLM
 from engine.sampler import Sampler, SamplerOutput
 from engine.sampling_metadata import SamplingMetadata, SamplingRow
 from engine.scheduler import ScheduledRequest, SchedulerOutput
+
+# Decodes per attention group: small enough that lengths within a group are close, large
+# enough that the per-group ops stay few.
+DECODE_GROUP_SIZE = 16
 
 _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
@@ -27,13 +31,28 @@ def resolve_device(name: str) -> torch.device:
 
 def resolve_dtype(name: str, device: torch.device) -> torch.dtype:
     if name == "auto":
-        # CPU default is float32: batch-size-independent results matter more there than the
-        # bf16 speed-up, which `dtype="bfloat16"` still gives.
-        return torch.bfloat16 if device.type == "cuda" else torch.float32
+        # bf16 where the hardware computes it natively (GPUs, CPUs with AVX512-BF16 or AMX):
+        # half the bytes per step and about twice the batched matmul rate. Elsewhere float32,
+        # since emulated bf16 is slower than float32.
+        if device.type == "cuda" or cpu_has_native_bf16():
+            return torch.bfloat16
+        return torch.float32
     try:
         return _DTYPES[name]
     except KeyError:
         raise ValueError(f"dtype must be one of auto, {', '.join(_DTYPES)}; got {name!r}") from None
+
+
+def cpu_has_native_bf16() -> bool:
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    return bool(flags & {"avx512_bf16", "amx_bf16"})
+    except OSError:
+        pass
+    return False
 
 
 @dataclass(slots=True)
@@ -108,8 +127,12 @@ class ModelRunner:
     # ----------------------------------------------------------------------------- a step
     @torch.inference_mode()
     def execute(self, sched: SchedulerOutput) -> StepResult:
-        # Decodes (one new token) first, then prefill chunks: attention batches the decodes.
-        decodes = [s for s in sched.scheduled if s.num_new_tokens == 1]
+        # Decodes (one new token) first, by context length so that groups of similar length
+        # share one padded gather; then prefill chunks.
+        decodes = sorted(
+            (s for s in sched.scheduled if s.num_new_tokens == 1),
+            key=lambda s: s.request.num_computed_tokens,
+        )
         prefills = [s for s in sched.scheduled if s.num_new_tokens > 1]
         ordered = decodes + prefills
         bs = self.block_size
@@ -137,18 +160,9 @@ class ModelRunner:
                 sampled.append(s)
 
         dev = self.device
-        decode_tables = decode_mask = None
-        if decodes:
-            ctx_lens = [s.request.num_computed_tokens + 1 for s in decodes]
-            decode_tables = self._block_tables([s.block_ids for s in decodes], ctx_lens)
-            lens = torch.tensor(ctx_lens, device=dev)
-            span = torch.arange(decode_tables.shape[1] * bs, device=dev)
-            decode_mask = (span[None, :] < lens[:, None])[None, :, None, :]  # (1, Bd, 1, L)
         meta = AttentionMetadata(
             slot_mapping=torch.tensor(slots, dtype=torch.long, device=dev),
-            num_decodes=len(decodes),
-            decode_block_tables=decode_tables,
-            decode_mask=decode_mask,
+            decode_groups=self._decode_groups(decodes),
             prefills=prefill_seqs,
         )
         hidden = self.model(
@@ -173,6 +187,19 @@ class ModelRunner:
         smeta = SamplingMetadata.build(rows, self.model_config.vocab_size, dev)
         out = self.sampler(logits, smeta)
         return StepResult([s.request.request_id for s in sampled], out)
+
+    def _decode_groups(self, decodes: list[ScheduledRequest]) -> list[DecodeGroup]:
+        groups = []
+        bs = self.block_size
+        for start in range(0, len(decodes), DECODE_GROUP_SIZE):
+            chunk = decodes[start : start + DECODE_GROUP_SIZE]
+            ctx_lens = [s.request.num_computed_tokens + 1 for s in chunk]
+            tables = self._block_tables([s.block_ids for s in chunk], ctx_lens)
+            lens = torch.tensor(ctx_lens, device=self.device)
+            span = torch.arange(tables.shape[1] * bs, device=self.device)
+            mask = (span[None, :] < lens[:, None])[None, :, None, :]  # (1, b, 1, L)
+            groups.append(DecodeGroup(start, start + len(chunk), tables, mask))
+        return groups
 
     def _block_tables(self, block_tables: list[list[int]], ctx_lens: list[int]) -> torch.Tensor:
         """The blocks covering each context, padded with block 0: (B, max_blocks)."""

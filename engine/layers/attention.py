@@ -27,16 +27,29 @@ class PrefillSeq:
 
 
 @dataclass(slots=True)
+class DecodeGroup:
+    """Single-token sequences of similar context length, attended together.
+
+    Rows `start:end` of the batch; contexts padded to the group's longest, so grouping sequences
+    by length keeps the padded gather (the dominant cost of CPU decode) small.
+    """
+
+    start: int
+    end: int
+    block_tables: torch.Tensor  # (b, max_blocks), padded with block 0
+    mask: torch.Tensor  # (1, b, 1, max_blocks * block_size) bool, True = attend
+
+
+@dataclass(slots=True)
 class AttentionMetadata:
     """Everything attention needs for one step; built once per step, shared by all layers.
 
-    Rows of the flattened batch: first `num_decodes` single-token sequences, then the prefills.
+    Rows of the flattened batch: first the single-token sequences (in `decode_groups`), then
+    the prefills.
     """
 
     slot_mapping: torch.Tensor  # (T,) cache slot of each new token
-    num_decodes: int
-    decode_block_tables: torch.Tensor | None  # (Bd, max_blocks), padded with block 0
-    decode_mask: torch.Tensor | None  # (1, Bd, 1, max_blocks * block_size) bool, True = attend
+    decode_groups: list[DecodeGroup]
     prefills: list[PrefillSeq]
 
 
@@ -90,12 +103,10 @@ def paged_attention(
     """q: (T, H, D); k, v: (T, KVH, D) for the new tokens. Returns (T, H, D)."""
     store_kv(k, v, k_cache, v_cache, meta.slot_mapping)
     out = torch.empty_like(q)
-    nd = meta.num_decodes
-    if nd:
-        assert meta.decode_block_tables is not None and meta.decode_mask is not None
-        kd = gather_blocks(k_cache, meta.decode_block_tables)  # (KVH, Bd, L, D)
-        vd = gather_blocks(v_cache, meta.decode_block_tables)
-        out[:nd] = decode_attention(q[:nd], kd, vd, meta.decode_mask, scale)
+    for g in meta.decode_groups:
+        kd = gather_blocks(k_cache, g.block_tables)  # (KVH, b, L, D)
+        vd = gather_blocks(v_cache, g.block_tables)
+        out[g.start : g.end] = decode_attention(q[g.start : g.end], kd, vd, g.mask, scale)
     for p in meta.prefills:
         rows = slice(p.query_start, p.query_start + p.num_query)
         qp = q[rows].transpose(0, 1).unsqueeze(0)  # (1, H, n, D)

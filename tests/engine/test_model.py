@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from engine.config import ModelConfig
-from engine.layers.attention import AttentionMetadata, PrefillSeq
+from engine.layers.attention import AttentionMetadata, DecodeGroup, PrefillSeq
 from engine.models.llama import LlamaForCausalLM
 
 transformers = pytest.importorskip("transformers", reason="transformers is a test extra")
@@ -68,7 +68,7 @@ def test_prefill_then_decode_matches_transformers(arch):
         pos = range(start, start + n)
         table = torch.tensor(blocks) if start else None
         meta = AttentionMetadata(
-            torch.tensor(slots_for(blocks, pos)), 0, None, None, [PrefillSeq(0, n, start, table)]
+            torch.tensor(slots_for(blocks, pos)), [], [PrefillSeq(0, n, start, table)]
         )
         with torch.no_grad():
             h = ours(ids[start : start + n], torch.tensor(list(pos)), kv, meta)
@@ -76,7 +76,9 @@ def test_prefill_then_decode_matches_transformers(arch):
     for p in range(10, 13):
         mask = (torch.arange(len(blocks) * BLOCK) <= p)[None, None, None, :]
         meta = AttentionMetadata(
-            torch.tensor(slots_for(blocks, range(p, p + 1))), 1, torch.tensor([blocks]), mask, [],
+            torch.tensor(slots_for(blocks, range(p, p + 1))),
+            [DecodeGroup(0, 1, torch.tensor([blocks]), mask)],
+            [],
         )
         with torch.no_grad():
             got.append(ours.compute_logits(ours(ids[p : p + 1], torch.tensor([p]), kv, meta)))
@@ -100,7 +102,7 @@ def test_batched_decode_with_padding_matches_single_sequences():
         slots += slots_for(t, range(n))
         prefills.append(PrefillSeq(row, n, 0, None))
         row += n
-    meta = AttentionMetadata(torch.tensor(slots), 0, None, None, prefills)
+    meta = AttentionMetadata(torch.tensor(slots), [], prefills)
     with torch.no_grad():
         ours(torch.cat(flat), torch.tensor(pos), kv, meta)
     # Decode the last token of each at once, contexts padded to the longest.
@@ -110,7 +112,8 @@ def test_batched_decode_with_padding_matches_single_sequences():
     mask = (torch.arange(width * BLOCK)[None] < torch.tensor(lens)[:, None])[None, :, None, :]
     meta = AttentionMetadata(
         torch.tensor([slots_for(t, range(n - 1, n))[0] for t, n in zip(tables, lens, strict=True)]),
-        3, padded, mask, [],
+        [DecodeGroup(0, 2, padded[:2], mask[:, :2]), DecodeGroup(2, 3, padded[2:], mask[:, 2:])],
+        [],
     )
     last = torch.stack([s[-1] for s in seqs])
     with torch.no_grad():
