@@ -120,3 +120,21 @@ def test_batched_decode_with_padding_matches_single_sequences():
         got = ours.compute_logits(ours(last, torch.tensor([n - 1 for n in lens]), kv, meta))
         ref = torch.stack([hf(s[None]).logits[0, -1] for s in seqs])
     torch.testing.assert_close(got, ref, rtol=1e-4, atol=1e-4)
+
+
+def test_default_model_logits_match_transformers_gguf_load(loaded_model, hf_reference_model, tokenizer):
+    """The real SmolLM2 GGUF: our loader + paged model against transformers' own GGUF load."""
+    cfg = loaded_model.config
+    ours = LlamaForCausalLM(cfg, 256).eval()
+    ours.load_hf_weights(loaded_model.weights)
+    ids = torch.tensor(tokenizer.encode_chat([{"role": "user", "content": "Write a haiku about 東京 🌸."}]))
+    n = len(ids)
+    num_blocks = -(-n // BLOCK)
+    shape = (cfg.num_kv_heads, num_blocks, BLOCK, cfg.head_dim)
+    kv = [(torch.zeros(shape), torch.zeros(shape)) for _ in range(cfg.num_layers)]
+    meta = AttentionMetadata(torch.arange(n), [], [PrefillSeq(0, n, 0, None)])
+    with torch.no_grad():
+        got = ours.compute_logits(ours(ids, torch.arange(n), kv, meta))
+        ref = hf_reference_model(ids[None]).logits[0].float()
+    torch.testing.assert_close(got, ref, rtol=1e-4, atol=2e-4)
+    assert torch.equal(got.argmax(-1), ref.argmax(-1))
