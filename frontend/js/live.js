@@ -144,6 +144,8 @@ export class LiveStore extends EventTarget {
     this.update(frame.message_id, (live) => {
       live.done = { finish_reason: frame.finish_reason, usage: frame.usage,
         dropped_turns: frame.dropped_turns || 0 };
+      // The grounding check runs after the answer: its flags arrive on `done`.
+      if (Array.isArray(frame.unsupported)) live.unsupported = frame.unsupported;
       live.doneAt = performance.now();
     });
     this.persist();
