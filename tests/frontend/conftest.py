@@ -132,6 +132,10 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         "HEARTH_ENGINE__NUM_KV_BLOCKS": "256",
         "HEARTH_CHAT__FLUSH_INTERVAL_SECONDS": "0.1",
         "HEARTH_LIMITS__MESSAGES_PER_MINUTE": "1000",
+        # Small output-rail windows: answers stream in many checked deltas, as the streaming
+        # and resume tests need (the 120-character default releases a short answer in a few).
+        "HEARTH_GUARDRAILS__CHUNK_SIZE": "24",
+        "HEARTH_GUARDRAILS__CONTEXT_SIZE": "48",
     })
     log_path = artifacts_dir() / f"server-{request.module.__name__.rsplit('.', 1)[-1]}.log"
     with log_path.open("wb") as log:
