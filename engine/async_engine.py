@@ -8,19 +8,17 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from engine.config import EngineConfig
 from engine.core import EngineCore, EngineStats
-from engine.errors import EngineDeadError, InvalidRequestError
+from engine.errors import EngineDeadError
 from engine.outputs import RequestOutput
+from engine.prompt_input import Prompt, encode_prompt
 from engine.sampling_params import SamplingParams
 
 log = logging.getLogger("hearth.engine")
-
-Prompt = str | Sequence[int] | Sequence[dict[str, str]]
-
 
 @dataclass(slots=True)
 class _Stream:
@@ -73,16 +71,7 @@ class AsyncEngine:
 
     # ------------------------------------------------------------------------- requests
     def encode_prompt(self, prompt: Prompt) -> list[int]:
-        if isinstance(prompt, str):
-            return self.tokenizer.encode(prompt)
-        items = list(prompt)
-        if items and all(isinstance(m, dict) for m in items):
-            return self.tokenizer.encode_chat(items)
-        if all(isinstance(t, int) for t in items):
-            return items
-        raise InvalidRequestError(
-            f"prompt must be text, token ids or chat messages, got {type(prompt).__name__}"
-        )
+        return encode_prompt(self.tokenizer, prompt)
 
     async def generate(
         self, prompt: Prompt, params: SamplingParams, request_id: str | None = None

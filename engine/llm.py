@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine.async_engine import Prompt
 from engine.beam_search import Beam, BeamSearch
 from engine.config import EngineConfig
 from engine.core import EngineCore
 from engine.errors import InvalidRequestError
 from engine.outputs import RequestOutput, TokenLogprob
+from engine.prompt_input import Prompt, encode_prompt
 from engine.sampling_params import SamplingParams
 
 
@@ -44,14 +44,7 @@ class LLM:
         self.tokenizer = self.core.tokenizer
 
     def encode(self, prompt: Prompt) -> list[int]:
-        if isinstance(prompt, str):
-            return self.tokenizer.encode(prompt)
-        items = list(prompt)
-        if items and all(isinstance(m, dict) for m in items):
-            return self.tokenizer.encode_chat(items)
-        if all(isinstance(t, int) for t in items):
-            return items
-        raise InvalidRequestError(f"unsupported prompt type {type(prompt).__name__}")
+        return encode_prompt(self.tokenizer, prompt)
 
     def generate(
         self,
