@@ -61,11 +61,13 @@ class LLM:
                 raise InvalidRequestError(
                     f"{len(param_list)} SamplingParams for {len(prompts)} prompts"
                 )
+        # Validate every prompt before adding any: a bad one leaves nothing half-submitted.
+        encoded = [self.encode(prompt) for prompt in prompts]
+        for ids, p in zip(encoded, param_list, strict=True):
+            self.core.validate(ids, p)
         results: dict[str, CompletionResult] = {}
         order = []
-        for prompt, p in zip(prompts, param_list, strict=True):
-            ids = self.encode(prompt)
-            self.core.validate(ids, p)
+        for ids, p in zip(encoded, param_list, strict=True):
             rid = self.core.new_request_id()
             self.core.add_request(rid, ids, p)
             results[rid] = CompletionResult(rid, ids)

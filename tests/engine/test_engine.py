@@ -189,6 +189,10 @@ def test_context_length_is_refused_before_allocation(loaded_model):
         llm.generate([[]], SamplingParams())
     with pytest.raises(InvalidRequestError, match="49152"):
         llm.generate([[49152]], SamplingParams())
+    # A bad prompt after a good one: nothing of the batch is submitted.
+    with pytest.raises(ContextLengthExceededError):
+        llm.generate([[1, 2, 3], list(range(1, 61))], SamplingParams(max_tokens=30))
+    assert not llm.core.has_unfinished()
 
 
 def test_hundred_streams_half_aborted(loaded_model):
