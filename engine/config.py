@@ -27,6 +27,11 @@ class ModelConfig:
     name: str = ""
 
 
+ATTENTION_BACKENDS = ("auto", "torch", "triton")
+QUANTIZATIONS = ("auto", "none", "gguf", "int8")
+CUDA_GRAPH_MODES = ("auto", "off", "static")
+
+
 @dataclass(frozen=True, slots=True)
 class EngineConfig:
     """How the engine runs. Sizes are in tokens or blocks unless named *_bytes.
@@ -48,6 +53,18 @@ class EngineConfig:
     enable_prefix_caching: bool = True
     num_threads: int | None = None  # torch intra-op threads on CPU; None = torch default
     seed: int = 0
+    # "auto": Triton kernels on CUDA, pure torch elsewhere. "triton" on a CPU needs
+    # TRITON_INTERPRET=1 (tests); "torch" is the reference path everywhere.
+    attention_backend: str = "auto"
+    # "none": weights dequantized to `dtype` at load. "gguf": GGUF-quantized tensors stay packed
+    # and are dequantized inside the matmul kernel. "int8": bf16/fp32 weights quantized to
+    # int8 per output channel at load (weight-only). "auto": "gguf" on CUDA for GGUF files,
+    # else "none".
+    quantization: str = "none"
+    # Decode steps under CUDA graphs (engine/cuda_graphs.py). "auto": captured on CUDA with the
+    # triton attention backend. "static": the same padded static-buffer path, not captured (CPU
+    # tests; tells a capture problem from a kernel problem). "off": every step eager.
+    cuda_graphs: str = "auto"
 
     def __post_init__(self) -> None:
         if self.block_size <= 0 or self.block_size & (self.block_size - 1):
@@ -57,6 +74,19 @@ class EngineConfig:
         if self.max_num_batched_tokens <= 0:
             raise ValueError(
                 f"max_num_batched_tokens must be positive, got {self.max_num_batched_tokens}"
+            )
+        if self.attention_backend not in ATTENTION_BACKENDS:
+            raise ValueError(
+                f"attention_backend must be one of {', '.join(ATTENTION_BACKENDS)}; "
+                f"got {self.attention_backend!r}"
+            )
+        if self.quantization not in QUANTIZATIONS:
+            raise ValueError(
+                f"quantization must be one of {', '.join(QUANTIZATIONS)}; got {self.quantization!r}"
+            )
+        if self.cuda_graphs not in CUDA_GRAPH_MODES:
+            raise ValueError(
+                f"cuda_graphs must be one of {', '.join(CUDA_GRAPH_MODES)}; got {self.cuda_graphs!r}"
             )
         if self.num_kv_blocks is not None and self.num_kv_blocks < 2:
             raise ValueError(f"num_kv_blocks must be at least 2, got {self.num_kv_blocks}")

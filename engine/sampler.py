@@ -251,7 +251,9 @@ def _top_p_cutoff(
     """Per row the logit of the last token of the smallest most-likely set reaching top_p.
 
     The set is taken among the top-k survivors, renormalized. Rows without top-p get -inf.
-    `candidates` (the top-k values, when every top-p row has a top-k) save a full sort.
+    `candidates` (the top-k values, when every top-p row has a top-k) save a full sort; without
+    them the `TOP_P_CANDIDATES` largest logits usually hold the set (a sampled distribution puts
+    its mass on few tokens), and only rows whose set reaches past them are sorted whole.
     Returns (R, 1).
     """
     rows = plan.top_p_rows
@@ -259,24 +261,74 @@ def _top_p_cutoff(
     def pick(values: torch.Tensor) -> torch.Tensor:  # (R, ...) -> (P, ...)
         return values if rows is None else values[rows]
 
+    temp, p = pick(temperature), pick(top_p)[:, None]  # (P, 1) each
     if candidates is not None:
-        ranked = pick(candidates)  # (P, K), descending
+        cutoff, _ = _cutoff_in_ranked(pick(candidates), temp, p, None)
     else:
-        ranked = _sorted_descending(pick(scores))  # (P, V)
-        if top_k is not None:
-            ranks = torch.arange(ranked.shape[-1], device=ranked.device)
-            ranked.masked_fill_(ranks[None, :] >= pick(top_k)[:, None], -math.inf)
-    # Unnormalized probabilities in rank order; their running sum is non-decreasing, so the
-    # rank j is kept iff the mass ranked above it, mass[j - 1], is below top_p * total.
-    weights = (ranked - ranked[:, :1]).div_(pick(temperature)).exp_()  # (P, W)
-    mass = weights.cumsum_(dim=-1)  # (P, W)
-    target = pick(top_p)[:, None] * mass[:, -1:]  # (P, 1)
-    num_kept = torch.searchsorted(mass, target) + 1  # (P, 1): ranks with mass[j - 1] < target
-    cutoff = ranked.gather(1, num_kept.clamp_(max=ranked.shape[-1]) - 1)  # (P, 1)
+        row_scores = pick(scores)  # (P, V)
+        row_k = None if top_k is None else pick(top_k)
+        cutoff = _top_p_from_candidates(row_scores, temp, p, row_k)
     if rows is None:
         return cutoff
     full = torch.full((scores.shape[0], 1), -math.inf, device=scores.device)
     return full.index_copy_(0, rows, cutoff)  # (R, 1)
+
+
+TOP_P_CANDIDATES = 512
+
+
+def _top_p_from_candidates(
+    scores: torch.Tensor, temperature: torch.Tensor, top_p: torch.Tensor, top_k: torch.Tensor | None
+) -> torch.Tensor:
+    """Top-p cut-offs (P, 1) from the largest logits, sorting a row whole only when needed.
+
+    The total mass a row's set is measured against is summed over the whole row (or over its
+    top-k survivors when k fits among the candidates), so a set found among the candidates is
+    the same set a full sort would give.
+    """
+    vocab_size = scores.shape[-1]
+    width = min(vocab_size, TOP_P_CANDIDATES)
+    ranked = scores.topk(width, dim=-1).values  # (P, W), descending
+    if top_k is not None:
+        ranks = torch.arange(width, device=scores.device)
+        ranked.masked_fill_(ranks[None, :] >= top_k[:, None], -math.inf)
+    total = (scores - ranked[:, :1]).div_(temperature).exp_().sum(dim=-1, keepdim=True)  # (P, 1)
+    if top_k is not None:
+        # A row whose k fits among the candidates has all its survivors' mass in `ranked` (NaN:
+        # use it); one whose k lies between the candidates and V is sent to the full sort (inf).
+        k = top_k[:, None]
+        total = torch.where(k <= width, math.nan, torch.where(k < vocab_size, math.inf, total))
+    cutoff, found = _cutoff_in_ranked(ranked, temperature, top_p, total)
+    missing = (~found).nonzero().flatten()  # (M,) rows whose set reaches past the candidates
+    if width < vocab_size and missing.numel():
+        whole = _sorted_descending(scores[missing])  # (M, V)
+        if top_k is not None:
+            ranks = torch.arange(vocab_size, device=scores.device)
+            whole.masked_fill_(ranks[None, :] >= top_k[missing][:, None], -math.inf)
+        rest, _ = _cutoff_in_ranked(whole, temperature[missing], top_p[missing], None)
+        cutoff = cutoff.index_copy_(0, missing, rest)
+    return cutoff
+
+
+def _cutoff_in_ranked(
+    ranked: torch.Tensor,
+    temperature: torch.Tensor,
+    top_p: torch.Tensor,
+    total: torch.Tensor | None,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Cut-off logit (P, 1) of the smallest prefix of `ranked` (P, W) (descending) whose mass
+    reaches top_p * total, and whether one does (P,). `total` None (or NaN in a row): the mass
+    of the whole of `ranked`, which then always suffices."""
+    # Unnormalized probabilities in rank order; their running sum is non-decreasing, so the
+    # rank j is kept iff the mass ranked above it, mass[j - 1], is below top_p * total.
+    weights = (ranked - ranked[:, :1]).div_(temperature).exp_()  # (P, W)
+    mass = weights.cumsum_(dim=-1)  # (P, W)
+    total = mass[:, -1:] if total is None else torch.where(total.isnan(), mass[:, -1:], total)
+    target = top_p * total  # (P, 1)
+    num_kept = torch.searchsorted(mass, target) + 1  # (P, 1): ranks with mass[j - 1] < target
+    found = (num_kept <= ranked.shape[-1]).flatten()  # (P,)
+    cutoff = ranked.gather(1, num_kept.clamp_(max=ranked.shape[-1]) - 1)  # (P, 1)
+    return cutoff, found
 
 
 def _sorted_descending(x: torch.Tensor) -> torch.Tensor:

@@ -11,8 +11,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.sampler import (
+    TOP_P_CANDIDATES,
     Sampler,
+    _cutoff_in_ranked,
     _sorted_descending,
+    _top_p_from_candidates,
     apply_penalties,
     make_generator,
 )
@@ -135,6 +138,31 @@ def test_top_p_applies_to_the_top_k_survivors_renormalized() -> None:
         out = sample(logits_of(probs, 1000), mixed).token_ids
         assert set(out[:500]) == kept
         assert set(out[500:]) == {0, 1, 2, 3}
+
+
+def test_top_p_beyond_the_candidates_falls_back_to_the_full_sort() -> None:
+    # Row 0: a peaked distribution whose set lies among the first candidates. Row 1: flat over
+    # 1500 tokens, so its set reaches past TOP_P_CANDIDATES. Row 2: peaked but with a top-k
+    # between the candidates and V, which must be renormalized over its own k survivors.
+    vocab = 2000
+    assert TOP_P_CANDIDATES < 1000 < vocab
+    gen = torch.Generator().manual_seed(0)
+    peaked = torch.randn(vocab, generator=gen) * 4
+    flat = torch.cat([torch.zeros(1500), torch.full((500,), -30.0)])
+    flat = flat[torch.randperm(vocab, generator=gen)]
+    scores = torch.stack([peaked, flat, peaked])  # (3, V)
+    temperature = torch.tensor([[0.8], [1.0], [1.3]])
+    top_p = torch.tensor([[0.9], [0.8], [0.95]])
+    top_k = torch.tensor([vocab, vocab, 1000])
+    got = _top_p_from_candidates(scores.clone(), temperature, top_p, top_k)
+    whole = _sorted_descending(scores)
+    whole[2, 1000:] = -math.inf
+    want, found = _cutoff_in_ranked(whole, temperature, top_p, None)
+    assert found.all()
+    assert torch.equal(got, want)
+    # The flat row keeps 0.8 * 1500 = 1200 tokens, all of logit 0.
+    assert got[1, 0] == 0.0
+    assert int((flat >= got[1, 0]).sum()) == 1500  # ties with the cut-off are all kept
 
 
 def test_min_p_drops_tokens_below_min_p_times_the_top_probability() -> None:
