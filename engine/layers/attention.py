@@ -4,8 +4,9 @@ The KV cache of a layer is (KVH, num_blocks, block_size, D): new K/V are written
 (block * block_size + offset), and attention reads each sequence's context by gathering whole
 blocks through its block table, which lands contiguous as (KVH, B, num_blocks * block_size, D)
 and feeds batched matmuls without another copy. Prefix-cache hits and chunked prefill therefore
-need no contiguous copy of a sequence's history kept anywhere. GPU kernels (engine/kernels)
-implement the same `AttentionMetadata` contract.
+need no contiguous copy of a sequence's history kept anywhere. The Triton kernels
+(engine/kernels, dispatched in attention_triton.py) read the same cache through the flat tensors
+of `KernelBatch` instead, and never gather.
 """
 
 from __future__ import annotations
@@ -41,16 +42,37 @@ class DecodeGroup:
 
 
 @dataclass(slots=True)
+class KernelBatch:
+    """The step's sequences as flat int32 tensors, for the Triton kernels.
+
+    Rows of the flattened batch: `num_decodes` single-token sequences, then the prefills' rows
+    back to back. Every prefill, with or without a cached prefix, reads its context through its
+    block table (its new K/V are stored first). Tables are padded with block 0 past each
+    sequence's blocks; the kernels never read past a context length.
+    """
+
+    num_decodes: int
+    decode_block_tables: torch.Tensor  # (num_decodes, max_blocks) int32
+    decode_context_lens: torch.Tensor  # (num_decodes,) int32, tokens including the new one
+    prefill_block_tables: torch.Tensor  # (P, max_blocks) int32
+    prefill_cu_query_starts: torch.Tensor  # (P + 1,) int32, rows counted from the first prefill
+    prefill_num_computed: torch.Tensor  # (P,) int32, tokens cached before this step
+    prefill_max_query_len: int  # host-side, sizes the prefill launch without a device sync
+
+
+@dataclass(slots=True)
 class AttentionMetadata:
     """Everything attention needs for one step; built once per step, shared by all layers.
 
-    Rows of the flattened batch: first the single-token sequences (in `decode_groups`), then
-    the prefills.
+    Rows of the flattened batch: first the single-token sequences, then the prefills. The torch
+    path reads `decode_groups` and `prefills`; with `kernel_batch` set (the triton backend) those
+    are empty and the Triton kernels run instead.
     """
 
     slot_mapping: torch.Tensor  # (T,) cache slot of each new token
     decode_groups: list[DecodeGroup]
     prefills: list[PrefillSeq]
+    kernel_batch: KernelBatch | None = None
 
 
 def store_kv(
@@ -101,6 +123,11 @@ def paged_attention(
     scale: float,
 ) -> torch.Tensor:
     """q: (T, H, D); k, v: (T, KVH, D) for the new tokens. Returns (T, H, D)."""
+    if meta.kernel_batch is not None:
+        # Imported here: only the triton backend needs Triton.
+        from engine.layers.attention_triton import triton_paged_attention
+
+        return triton_paged_attention(q, k, v, k_cache, v_cache, meta, scale)
     store_kv(k, v, k_cache, v_cache, meta.slot_mapping)
     out = torch.empty_like(q)
     for g in meta.decode_groups:
