@@ -1,4 +1,8 @@
-"""Load a llama.cpp GGUF file (Llama or Qwen2) into Hugging Face names, dequantized."""
+"""Load a llama.cpp GGUF file (Llama or Qwen2) into Hugging Face names, dequantized.
+
+`load_gguf_packed` reads the quantized tensors a second way, kept packed for the
+dequantize-in-kernel matmuls (quantization="gguf").
+"""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from gguf import quants
 
 from engine.config import ModelConfig
 from engine.errors import ModelLoadError
+from engine.kernels.quant_formats import GGUF_FORMATS, QuantizedWeight, pack_gguf
 from engine.loader import LoadedModel, check_weights
 from engine.tokenizer import Tokenizer
 
@@ -188,6 +193,37 @@ def _weights(
             weight = unpermute_rope(weight, config.num_kv_heads)
         weights[name] = weight.to(dtype).contiguous()
     return weights
+
+
+def load_gguf_packed(path: str, config: ModelConfig) -> dict[str, QuantizedWeight]:
+    """The file's 2-D tensors of a type with a packed kernel (Q8_0, Q4_1, Q4_K), still packed.
+
+    Hugging Face names, llama Q/K rows un-permuted (a row permutation: exact on packed rows).
+    Tensors of other types (F32 norms, F16, Q6_K, ...) are left out: they load dequantized.
+    """
+    reader = open_gguf(path)
+    packed: dict[str, QuantizedWeight] = {}
+    for tensor in reader.tensors:
+        kind = tensor.tensor_type.name
+        if kind not in GGUF_FORMATS or len(tensor.shape) != 2:
+            continue
+        name = _hf_name(tensor.name, path)
+        out_features, in_features = (int(d) for d in reversed(tensor.shape))
+        try:
+            weight = pack_gguf(np.asarray(tensor.data), kind, out_features, in_features)
+        except ValueError as exc:
+            raise ModelLoadError(f"{path}: tensor {tensor.name}: {exc}") from exc
+        heads = None
+        if config.architecture == "llama" and ".self_attn.q_proj." in name:
+            heads = config.num_heads
+        elif config.architecture == "llama" and ".self_attn.k_proj." in name:
+            heads = config.num_kv_heads
+        if heads is not None:
+            weight = weight.map_rows(
+                lambda t, h=heads: unpermute_rope(t, h).contiguous(), out_features
+            )
+        packed[name] = weight
+    return packed
 
 
 def unpermute_rope(weight: torch.Tensor, num_heads: int) -> torch.Tensor:
