@@ -2,6 +2,7 @@
 threads and workload, in one process and one run.
 
     python -m engine.bench --json bench-results/engine.json
+    python -m engine.bench --suite gpu --json bench-results/gpu.json   (engine/bench_gpu.py)
 
 Writes the PROTOCOL.md JSON: {"machine", "model", "results": {name: {hearth, baseline, ratio}}}
 with ratio > 1 meaning Hearth is better. transformers is a bench extra, never a runtime need.
@@ -16,26 +17,27 @@ import platform
 import random
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
+from engine.bench_device import BenchDevice
+from engine.bench_measure import (
+    hearth_stream_latency,
+    hearth_throughput,
+    hf_generate,
+    hf_model,
+    hf_stream_latency,
+)
+from engine.bench_workload import Work
 from engine.config import EngineConfig
 from engine.core import EngineCore
 from engine.llm import LLM
-from engine.loader import LoadedModel, load_model
+from engine.loader import load_model
 from engine.model_runner import resolve_dtype
-from engine.outputs import RequestOutput
 from engine.sampling_params import SamplingParams
 
 SHARED_WORKLOAD = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "workload.json"
-
-
-@dataclass(slots=True)
-class Work:
-    prompt_token_ids: list[int]
-    max_tokens: int
 
 
 def load_workload(path: str | None, num: int, seed: int, vocab: int) -> tuple[list[Work], str]:
@@ -63,101 +65,6 @@ def machine_info() -> dict:
     }
 
 
-# ------------------------------------------------------------------------------- baseline
-def hf_model(loaded: LoadedModel, dtype: torch.dtype, device: str):
-    """The same weights in transformers' own Llama/Qwen2 implementation."""
-    import transformers
-
-    c = loaded.config
-    common = dict(
-        vocab_size=c.vocab_size, hidden_size=c.hidden_size, intermediate_size=c.intermediate_size,
-        num_hidden_layers=c.num_layers, num_attention_heads=c.num_heads,
-        num_key_value_heads=c.num_kv_heads, max_position_embeddings=c.max_position_embeddings,
-        rms_norm_eps=c.rms_norm_eps, rope_theta=c.rope_theta,
-        tie_word_embeddings=c.tie_word_embeddings,
-    )
-    if c.architecture == "qwen2":
-        cfg = transformers.Qwen2Config(**common)
-        cls = transformers.Qwen2ForCausalLM
-    else:
-        cfg = transformers.LlamaConfig(**common, head_dim=c.head_dim)
-        cls = transformers.LlamaForCausalLM
-    model = cls(cfg).to(dtype)
-    missing, unexpected = model.load_state_dict(loaded.weights, strict=False)
-    if unexpected or [m for m in missing if m != "lm_head.weight"]:
-        raise RuntimeError(f"weights do not fit transformers: {missing[:3]} {unexpected[:3]}")
-    return model.to(device).eval()
-
-
-def hf_generate(model, batch: list[Work], device: str) -> tuple[int, float]:
-    """Static batch: left-padded, generates max(max_tokens) for all, EOS ignored."""
-    pad = 0
-    longest = max(len(w.prompt_token_ids) for w in batch)
-    ids = torch.tensor([[pad] * (longest - len(w.prompt_token_ids)) + w.prompt_token_ids for w in batch])
-    mask = torch.tensor([[0] * (longest - len(w.prompt_token_ids)) + [1] * len(w.prompt_token_ids) for w in batch])
-    new = max(w.max_tokens for w in batch)
-    t0 = time.perf_counter()
-    with torch.inference_mode():
-        out = model.generate(
-            input_ids=ids.to(device), attention_mask=mask.to(device), max_new_tokens=new,
-            min_new_tokens=new, do_sample=False, pad_token_id=pad, eos_token_id=None,
-        )
-    elapsed = time.perf_counter() - t0
-    assert out.shape[1] == longest + new
-    return sum(w.max_tokens for w in batch), elapsed
-
-
-def hf_stream_latency(model, prompt: list[int], max_tokens: int, device: str) -> tuple[float, float]:
-    """(TTFT, mean inter-token latency) of transformers generate, timed by a streamer."""
-    from transformers.generation.streamers import BaseStreamer
-
-    class Clock(BaseStreamer):
-        def __init__(self) -> None:
-            self.times: list[float] = []
-
-        def put(self, value) -> None:
-            self.times.append(time.perf_counter())
-
-        def end(self) -> None:
-            pass
-
-    clock = Clock()
-    t0 = time.perf_counter()
-    with torch.inference_mode():
-        model.generate(
-            input_ids=torch.tensor([prompt], device=device), max_new_tokens=max_tokens,
-            min_new_tokens=max_tokens, do_sample=False, streamer=clock, eos_token_id=None,
-            pad_token_id=0,
-        )
-    stamps = clock.times[1:]  # the first put() is the prompt itself
-    return stamps[0] - t0, (stamps[-1] - stamps[0]) / (len(stamps) - 1)
-
-
-# ------------------------------------------------------------------------------- hearth
-def hearth_throughput(llm: LLM, work: list[Work]) -> tuple[int, float]:
-    params = [SamplingParams(max_tokens=w.max_tokens, temperature=0.0, ignore_eos=True) for w in work]
-    t0 = time.perf_counter()
-    results = llm.generate([w.prompt_token_ids for w in work], params)
-    elapsed = time.perf_counter() - t0
-    num = sum(len(r.token_ids) for r in results)
-    assert num == sum(w.max_tokens for w in work)
-    return num, elapsed
-
-
-def hearth_stream_latency(llm: LLM, prompt: list[int], max_tokens: int) -> tuple[float, float]:
-    stamps: list[float] = []
-
-    def tick(_: RequestOutput) -> None:
-        stamps.append(time.perf_counter())
-
-    t0 = time.perf_counter()
-    llm.generate(
-        [prompt], SamplingParams(max_tokens=max_tokens, temperature=0.0, ignore_eos=True),
-        on_output=tick,
-    )
-    return stamps[0] - t0, (stamps[-1] - stamps[0]) / (len(stamps) - 1)
-
-
 def next_turn_ttft(llm: LLM, history: list[int], turn: list[int]) -> float:
     """Run turn 1 (the history), then time the first token of turn 2 = history + answer + turn."""
     first = llm.generate([history], SamplingParams(max_tokens=16, temperature=0.0, ignore_eos=True))[0]
@@ -172,7 +79,21 @@ def result(hearth: dict, baseline: dict, ratio: float) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """`--suite gpu` hands the other arguments to the GPU suite (engine/bench_gpu.py)."""
+    pick = argparse.ArgumentParser(add_help=False)
+    pick.add_argument("--suite", choices=("cpu", "gpu"), default="cpu")
+    chosen, rest = pick.parse_known_args(argv)
+    if chosen.suite == "gpu":
+        from engine.bench_gpu import main as gpu_main
+
+        return gpu_main(rest)
+    return cpu_main(rest)
+
+
+def cpu_main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.split("\n")[0])
+    ap.add_argument("--suite", choices=("cpu", "gpu"), default="cpu",
+                    help="cpu: this suite; gpu: the GPU suite (--suite gpu --help)")
     ap.add_argument("--model", default="default")
     ap.add_argument("--dtype", default="bfloat16")
     ap.add_argument("--device", default="cpu")
@@ -186,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     torch.set_num_threads(args.threads)
-    dtype = resolve_dtype(args.dtype, torch.device(args.device))
+    dev = BenchDevice(args.device)
+    dtype = resolve_dtype(args.dtype, dev.device)
     loaded = load_model(args.model, dtype=dtype)
     config = EngineConfig(
         model=args.model, dtype=args.dtype, device=args.device, num_threads=args.threads,
@@ -194,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     llm = LLM(core=EngineCore(config, loaded))
     nocache = LLM(core=EngineCore(EngineConfig(**{**_fields(config), "enable_prefix_caching": False}), loaded))
-    baseline = hf_model(loaded, dtype, args.device)
+    baseline = hf_model(loaded, dtype, dev.device)
     work, source = load_workload(args.workload, args.num_requests, 0, loaded.config.vocab_size)
     report: dict = {
         "machine": machine_info(),
@@ -209,16 +131,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {json.dumps(results[name])}", file=sys.stderr, flush=True)
 
     # Warm both sides once (allocator, kernels) so neither pays start-up in its timing.
-    hearth_throughput(llm, work[:2])
-    hf_generate(baseline, work[:1], args.device)
+    hearth_throughput(llm, work[:2], dev)
+    hf_generate(baseline, work[:1], dev)
 
-    num, hearth_s = hearth_throughput(llm, work)
+    num, hearth_s = hearth_throughput(llm, work, dev)
     hearth_tps = num / hearth_s
     if "throughput_vs_static_batch" not in args.skip:
         total, secs = 0, 0.0
         for i in range(0, len(work), args.static_batch):
-            n, s = hf_generate(baseline, work[i : i + args.static_batch], args.device)
-            total, secs = total + n, secs + s
+            batch = hf_generate(baseline, work[i : i + args.static_batch], dev)
+            total, secs = total + batch.output_tokens, secs + batch.seconds
         results["throughput_vs_static_batch"] = result(
             {"output_tokens": num, "seconds": round(hearth_s, 2), "tok_per_s": round(hearth_tps, 1)},
             {"output_tokens": total, "seconds": round(secs, 2), "tok_per_s": round(total / secs, 1),
@@ -229,8 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     if "throughput_vs_sequential" not in args.skip:
         total, secs = 0, 0.0
         for w in work:
-            n, s = hf_generate(baseline, [w], args.device)
-            total, secs = total + n, secs + s
+            one = hf_generate(baseline, [w], dev)
+            total, secs = total + one.output_tokens, secs + one.seconds
         results["throughput_vs_sequential"] = result(
             {"output_tokens": num, "seconds": round(hearth_s, 2), "tok_per_s": round(hearth_tps, 1)},
             {"output_tokens": total, "seconds": round(secs, 2), "tok_per_s": round(total / secs, 1)},
@@ -239,12 +161,12 @@ def main(argv: list[str] | None = None) -> int:
         log("throughput_vs_sequential")
     if "batch1_itl" not in args.skip:
         prompt = work[0].prompt_token_ids[:200]
-        h_ttft, h_itl = hearth_stream_latency(llm, prompt, 128)
-        b_ttft, b_itl = hf_stream_latency(baseline, prompt, 128, args.device)
+        h = hearth_stream_latency(llm, prompt, 128, dev)
+        b = hf_stream_latency(baseline, prompt, 128, dev)
         results["batch1_itl"] = result(
-            {"ttft_s": round(h_ttft, 4), "itl_s": round(h_itl, 4), "prompt_tokens": len(prompt)},
-            {"ttft_s": round(b_ttft, 4), "itl_s": round(b_itl, 4), "prompt_tokens": len(prompt)},
-            b_itl / h_itl,
+            {"ttft_s": round(h.ttft_s, 4), "itl_s": round(h.itl_s, 4), "prompt_tokens": len(prompt)},
+            {"ttft_s": round(b.ttft_s, 4), "itl_s": round(b.itl_s, 4), "prompt_tokens": len(prompt)},
+            b.itl_s / h.itl_s,
         )
         log("batch1_itl")
     if "next_turn_ttft_prefix_cache" not in args.skip:
