@@ -5,12 +5,16 @@ The only module (with models/, layers/, kernels/) that touches tensors for the e
 
 from __future__ import annotations
 
+import importlib.util
+import itertools
 from dataclasses import dataclass
 
 import torch
 
 from engine.config import EngineConfig, ModelConfig
-from engine.layers.attention import AttentionMetadata, DecodeGroup, PrefillSeq
+from engine.cuda_graphs import DecodeGraphs
+from engine.layers.attention import AttentionMetadata, DecodeGroup, KernelBatch, PrefillSeq
+from engine.loader.quantized import packed_weights, resolve_quantization
 from engine.models.llama import KVCache, LlamaForCausalLM
 from engine.sampler import Sampler, SamplerOutput
 from engine.sampling_metadata import SamplingMetadata, SamplingRow
@@ -39,6 +43,36 @@ def resolve_dtype(name: str, device: torch.device) -> torch.dtype:
         return _DTYPES[name]
     except KeyError:
         raise ValueError(f"dtype must be one of auto, {', '.join(_DTYPES)}; got {name!r}") from None
+
+
+def resolve_attention_backend(name: str, device: torch.device) -> str:
+    """The one place "auto" is resolved: the Triton kernels on CUDA, the torch path elsewhere.
+
+    "triton" off CUDA runs only in Triton's interpreter (TRITON_INTERPRET=1, as the tests set
+    it); anything else gets a ValueError here rather than a failure inside the first step.
+    """
+    if name == "torch":
+        return "torch"
+    if name == "auto":
+        return "triton" if device.type == "cuda" and _triton_installed() else "torch"
+    if name != "triton":
+        raise ValueError(f"attention_backend must be auto, torch or triton; got {name!r}")
+    if not _triton_installed():
+        raise ValueError("attention_backend='triton' needs the triton package (not installed)")
+    if device.type != "cuda":
+        from engine.kernels import interpreter_enabled
+
+        if not interpreter_enabled():
+            raise ValueError(
+                f"attention_backend='triton' needs a CUDA device, got {device}; on a CPU the kernels "
+                "run only in Triton's interpreter (TRITON_INTERPRET=1 set before engine.kernels "
+                "is imported), which is for tests. Use attention_backend='torch' or 'auto'."
+            )
+    return "triton"
+
+
+def _triton_installed() -> bool:
+    return importlib.util.find_spec("triton") is not None
 
 
 def cpu_has_native_bf16() -> bool:
@@ -74,26 +108,59 @@ class ModelRunner:
         self.device = resolve_device(config.device)
         self.dtype = resolve_dtype(config.dtype, self.device)
         self.block_size = config.block_size
+        self.attention_backend = resolve_attention_backend(config.attention_backend, self.device)
         if config.num_threads and self.device.type == "cpu":
             torch.set_num_threads(config.num_threads)
         self.model = self._build_model(weights, max_model_len)
         self.num_blocks = self._num_kv_blocks()
         self.kv_caches = self._allocate_kv_caches(self.num_blocks)
         self.sampler = Sampler()
+        self.graphs = self._decode_graphs(max_model_len)
 
     # ----------------------------------------------------------------------------- set-up
     def _build_model(self, weights: dict[str, torch.Tensor], max_model_len: int) -> LlamaForCausalLM:
         cfg = self.model_config
+        spec = self.config.model
+        self.quantization = resolve_quantization(self.config.quantization, spec, self.device)
+        packed = packed_weights(self.quantization, spec, cfg, weights, self.device)
+        # Quantized matmuls run the Triton kernels on CUDA ("auto"), and on a CPU only with the
+        # triton attention backend (interpreter, tests); else the torch reference.
+        backend = "triton" if self.attention_backend == "triton" else "auto"
         with torch.device("meta"):
             model = LlamaForCausalLM(cfg, max_model_len)
+            model.use_packed_weights(packed, backend, self.dtype)
         model = model.to_empty(device=self.device)
         for name, param in model.named_parameters():
             if not name.endswith("norm.weight"):  # norms stay float32 (see RMSNorm)
                 param.data = param.data.to(self.dtype)
-        model.load_hf_weights({k: v.to(self.device) for k, v in weights.items()})
+        # copy_ moves each tensor to the device itself: the float copies of packed weights
+        # are dropped without ever reaching it.
+        model.load_hf_weights(weights, packed)
         # Rotary tables were built on the meta device: rebuild them for real, in float32.
         model.rope = type(model.rope)(cfg.head_dim, max_model_len, cfg.rope_theta).to(self.device)
         return model.eval()
+
+    def _decode_graphs(self, max_model_len: int) -> DecodeGraphs | None:
+        mode = self.config.cuda_graphs
+        triton = self.attention_backend == "triton"
+        if mode == "static" and not triton:
+            raise ValueError(
+                "cuda_graphs='static' needs the triton attention backend (the torch path's "
+                "decode groups change shape every step)"
+            )
+        capture = mode == "auto" and triton and self.device.type == "cuda"
+        if not (capture or mode == "static"):
+            return None
+        graphs = DecodeGraphs(
+            lambda ids, pos, meta: self.model(ids, pos, self.kv_caches, meta),
+            max_num_seqs=self.config.max_num_seqs,
+            max_blocks=-(-max_model_len // self.block_size),
+            device=self.device,
+            capture=capture,
+        )
+        with torch.inference_mode():
+            graphs.capture_all()
+        return graphs
 
     def kv_bytes_per_block(self) -> int:
         cfg = self.model_config
@@ -125,12 +192,12 @@ class ModelRunner:
     # ----------------------------------------------------------------------------- a step
     @torch.inference_mode()
     def execute(self, sched: SchedulerOutput) -> StepResult:
-        # Decodes (one new token) first, by context length so that groups of similar length
-        # share one padded gather; then prefill chunks.
-        decodes = sorted(
-            (s for s in sched.scheduled if s.num_new_tokens == 1),
-            key=lambda s: s.request.num_computed_tokens,
-        )
+        kernels = self.attention_backend == "triton"
+        # Decodes (one new token) first, then prefill chunks. The torch path sorts decodes by
+        # context length so that groups of similar length share one padded gather.
+        decodes = [s for s in sched.scheduled if s.num_new_tokens == 1]
+        if not kernels:
+            decodes.sort(key=lambda s: s.request.num_computed_tokens)
         prefills = [s for s in sched.scheduled if s.num_new_tokens > 1]
         ordered = decodes + prefills
         bs = self.block_size
@@ -148,7 +215,7 @@ class ModelRunner:
             pos = range(start, start + n)
             positions.extend(pos)
             slots.extend(s.block_ids[p // bs] * bs + p % bs for p in pos)
-            if n > 1:
+            if n > 1 and not kernels:
                 table = None
                 if start > 0:
                     table = self._block_tables([s.block_ids], [start + n])[0]
@@ -158,32 +225,44 @@ class ModelRunner:
                 sampled.append(s)
 
         dev = self.device
-        meta = AttentionMetadata(
-            slot_mapping=torch.tensor(slots, dtype=torch.long, device=dev),
-            decode_groups=self._decode_groups(decodes),
-            prefills=prefill_seqs,
-        )
-        hidden = self.model(
-            torch.tensor(input_ids, dtype=torch.long, device=dev),
-            torch.tensor(positions, dtype=torch.long, device=dev),
-            self.kv_caches,
-            meta,
-        )
-        if not sampled:
-            return StepResult([], SamplerOutput([], None, None))
-        logits = self.model.compute_logits(hidden[sample_rows])  # (B, V) float32
-        rows = [
-            SamplingRow(
-                params=s.request.sampling_params,
-                prompt_token_ids=s.request.prompt_token_ids,
-                output_token_ids=s.request.output_token_ids,
-                generator=s.request.generator,
-                eos_token_ids=s.request.eos_token_ids,
+        # Everything the step copies to the device is copied before its first kernel, so on a
+        # GPU no copy waits for the forward pass: the one sync is the sampled tokens' return.
+        smeta = sample_index = None
+        if sampled:
+            rows = [
+                SamplingRow(
+                    params=s.request.sampling_params,
+                    prompt_token_ids=s.request.prompt_token_ids,
+                    output_token_ids=s.request.output_token_ids,
+                    generator=s.request.generator,
+                    eos_token_ids=s.request.eos_token_ids,
+                )
+                for s in sampled
+            ]
+            smeta = SamplingMetadata.build(rows, self.model_config.vocab_size, dev)
+            sample_index = torch.tensor(sample_rows, dtype=torch.long, device=dev)
+        hidden = None
+        if self.graphs is not None and not prefills:
+            context_lens = [p + 1 for p in positions]
+            tables = [s.block_ids[: -(-n // bs)] for s, n in zip(decodes, context_lens, strict=True)]
+            hidden = self.graphs.run(input_ids, positions, slots, context_lens, tables)
+        if hidden is None:
+            slot_mapping = torch.tensor(slots, dtype=torch.long, device=dev)
+            if kernels:
+                batch = self._kernel_batch(decodes, prefills)
+                meta = AttentionMetadata(slot_mapping, [], [], batch)
+            else:
+                meta = AttentionMetadata(slot_mapping, self._decode_groups(decodes), prefill_seqs)
+            hidden = self.model(
+                torch.tensor(input_ids, dtype=torch.long, device=dev),
+                torch.tensor(positions, dtype=torch.long, device=dev),
+                self.kv_caches,
+                meta,
             )
-            for s in sampled
-        ]
-        smeta = SamplingMetadata.build(rows, self.model_config.vocab_size, dev)
-        out = self.sampler(logits, smeta)
+        if smeta is None:
+            return StepResult([], SamplerOutput([], None, None))
+        logits = self.model.compute_logits(hidden.index_select(0, sample_index))  # (B, V) fp32
+        out = self.sampler(logits, smeta)  # its copy of the tokens to the host ends the step
         return StepResult([s.request.request_id for s in sampled], out)
 
     def _decode_groups(self, decodes: list[ScheduledRequest]) -> list[DecodeGroup]:
@@ -199,9 +278,48 @@ class ModelRunner:
             groups.append(DecodeGroup(start, start + len(chunk), tables, mask))
         return groups
 
+    def _kernel_batch(
+        self, decodes: list[ScheduledRequest], prefills: list[ScheduledRequest]
+    ) -> KernelBatch:
+        """The flat int32 tensors of the triton backend, sent to the device in one copy."""
+        decode_lens = [s.request.num_computed_tokens + 1 for s in decodes]
+        num_query = [s.num_new_tokens for s in prefills]
+        num_computed = [s.request.num_computed_tokens for s in prefills]
+        decode_rows = self._block_table_rows([s.block_ids for s in decodes], decode_lens)
+        prefill_lens = [c + n for c, n in zip(num_computed, num_query, strict=True)]
+        prefill_rows = self._block_table_rows([s.block_ids for s in prefills], prefill_lens)
+        cu_query_starts = [0, *itertools.accumulate(num_query)]
+        parts = [
+            [b for row in decode_rows for b in row],
+            decode_lens,
+            [b for row in prefill_rows for b in row],
+            cu_query_starts,
+            num_computed,
+        ]
+        flat = torch.tensor(
+            [x for part in parts for x in part],
+            dtype=torch.int32,
+            pin_memory=self.device.type == "cuda",
+        ).to(self.device, non_blocking=True)
+        dt, dl, pt, cu, nc = flat.split([len(p) for p in parts])
+        return KernelBatch(
+            num_decodes=len(decodes),
+            decode_block_tables=dt.view(len(decodes), -1 if decodes else 0),
+            decode_context_lens=dl,
+            prefill_block_tables=pt.view(len(prefills), -1 if prefills else 0),
+            prefill_cu_query_starts=cu,
+            prefill_num_computed=nc,
+            prefill_max_query_len=max(num_query, default=0),
+        )
+
     def _block_tables(self, block_tables: list[list[int]], ctx_lens: list[int]) -> torch.Tensor:
         """The blocks covering each context, padded with block 0: (B, max_blocks)."""
-        num = [-(-n // self.block_size) for n in ctx_lens]
-        width = max(num)
-        rows = [bt[:k] + [0] * (width - k) for bt, k in zip(block_tables, num, strict=True)]
+        rows = self._block_table_rows(block_tables, ctx_lens)
         return torch.tensor(rows, dtype=torch.long, device=self.device)
+
+    def _block_table_rows(
+        self, block_tables: list[list[int]], ctx_lens: list[int]
+    ) -> list[list[int]]:
+        num = [-(-n // self.block_size) for n in ctx_lens]
+        width = max(num, default=0)
+        return [bt[:k] + [0] * (width - k) for bt, k in zip(block_tables, num, strict=True)]
