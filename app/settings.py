@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from guardrails import settings as _rails
+
 if TYPE_CHECKING:
     from engine.config import EngineConfig
 
@@ -55,6 +57,15 @@ class EngineSettings(_Part):
     enable_prefix_caching: bool = True
     num_threads: int | None = None
     seed: int = 0
+    attention_backend: Literal["auto", "torch", "triton"] = Field(
+        "auto", description="Triton kernels on CUDA ('auto'), or the torch path"
+    )
+    quantization: Literal["auto", "none", "gguf", "int8"] = Field(
+        "none", description="keep GGUF weights packed ('gguf'), int8 weight-only, or dequantize"
+    )
+    cuda_graphs: Literal["auto", "off", "static"] = Field(
+        "auto", description="decode steps under CUDA graphs on a GPU ('auto') or eager ('off')"
+    )
 
     def to_engine_config(self) -> EngineConfig:
         from engine.config import EngineConfig
@@ -72,6 +83,9 @@ class EngineSettings(_Part):
             enable_prefix_caching=self.enable_prefix_caching,
             num_threads=self.num_threads,
             seed=self.seed,
+            attention_backend=self.attention_backend,
+            quantization=self.quantization,
+            cuda_graphs=self.cuda_graphs,
         )
 
 
@@ -110,11 +124,11 @@ class ChatSettings(_Part):
     title_chars: int = 60
 
 
-# The guardrails package's rail names (guardrails/settings.py); checked when settings load.
-INPUT_RAIL_NAMES = (
-    "deny_list", "injection_rules", "harmful", "injection_classifier", "injection_model", "pii",
-)
-OUTPUT_RAIL_NAMES = ("deny_list", "harmful", "system_prompt_leak", "pii", "grounding")
+# The guardrails package's rail names and defaults (guardrails/settings.py), in one place:
+# names are checked when settings load; the app adds grounding, since it shares an embedder.
+INPUT_RAIL_NAMES = tuple(sorted(_rails.INPUT_RAILS))
+OUTPUT_RAIL_NAMES = tuple(sorted(_rails.OUTPUT_RAILS))
+_RAIL_DEFAULTS = _rails.GuardrailSettings()
 
 
 class GuardrailSettings(_Part):
@@ -123,13 +137,11 @@ class GuardrailSettings(_Part):
 
     enabled: bool = Field(True, description="check every chat turn and /v1 completion")
     input_rails: list[str] = Field(
-        default_factory=lambda: [
-            "deny_list", "injection_rules", "harmful", "injection_classifier", "injection_model",
-        ],
+        default_factory=lambda: list(_RAIL_DEFAULTS.input_rails),
         description="input rails, in order (cheap first; the first block stops the rest)",
     )
     output_rails: list[str] = Field(
-        default_factory=lambda: ["deny_list", "harmful", "system_prompt_leak", "pii", "grounding"],
+        default_factory=lambda: [*_RAIL_DEFAULTS.output_rails, "grounding"],
         description="output rails on the stream; 'grounding' checks answers that used documents",
     )
     disabled_rails: list[str] = Field(
@@ -147,6 +159,14 @@ class GuardrailSettings(_Part):
     )
     injection_classifier_threshold: float | None = Field(
         None, gt=0, lt=1, description="MiniLM injection head threshold; default the head's own"
+    )
+    harmful_classifier_threshold: float | None = Field(
+        None, gt=0, lt=1,
+        description="MiniLM harmful-request head threshold; default the head's own",
+    )
+    classifier_backend: Literal["frozen", "tuned"] = Field(
+        "frozen",
+        description="classifier heads over the shared MiniLM ('frozen') or a LoRA-tuned copy",
     )
     injection_model_threshold: float = Field(
         0.999, gt=0, le=1, description="NanoGuard block threshold"

@@ -19,6 +19,7 @@ from guardrails.base import (
 )
 from guardrails.embedding import EmbedFn
 from guardrails.errors import InvalidInputError
+from guardrails.memo_embed import MemoEmbed
 from guardrails.rails.deny_list import DenyListRail
 from guardrails.rails.grounding import GroundingChecker, GroundingReport
 from guardrails.rails.harmful import HarmfulContentRail
@@ -81,14 +82,28 @@ class GuardrailPipeline:
         cls, settings: GuardrailSettings, *, embed: EmbedFn | None = None
     ) -> GuardrailPipeline:
         """Builds the named rails. Models load only for rails that are enabled; `embed` lets
-        the app share its retrieval embedder (otherwise MiniLM is loaded here when needed)."""
-        needs_embed = "injection_classifier" in settings.input_rails or (
-            "grounding" in settings.output_rails
-        )
+        the app share its retrieval embedder (otherwise MiniLM is loaded here when needed).
+        The two classifier heads share one `MemoEmbed`, so a message is embedded once; with
+        `classifier_backend="tuned"` both read the fine-tuned MiniLM (models/tuned_minilm.py)
+        instead of the shared embedder."""
+        heads = {"injection_classifier", "harmful_classifier"} & set(settings.input_rails)
+        tuned = bool(heads) and settings.classifier_backend == "tuned"
+        needs_embed = (bool(heads) and not tuned) or "grounding" in settings.output_rails
         if needs_embed and embed is None:
             from retrieval.embedder import Embedder
 
             embed = Embedder.load().embed
+        head_embed: EmbedFn | None = None
+        tuned_heads = None
+        if tuned:
+            # One fine-tuned encoder feeds both heads: its embeddings are not MiniLM's.
+            from guardrails.models.tuned_minilm import TunedMiniLM
+
+            tuned_model = TunedMiniLM.load()
+            head_embed, tuned_heads = MemoEmbed(tuned_model.embed), tuned_model.heads
+        elif heads:
+            assert embed is not None
+            head_embed = MemoEmbed(embed)
         deny = DenyListRail(settings.deny_terms, settings.deny_patterns)
         inputs: list[InputRail] = []
         for name in settings.input_rails:
@@ -105,10 +120,29 @@ class GuardrailPipeline:
                     InjectionClassifierRail,
                 )
 
-                assert embed is not None
-                head = LogisticHead.load(DEFAULT_HEAD)
+                assert head_embed is not None
+                head = tuned_heads[0] if tuned_heads else LogisticHead.load(DEFAULT_HEAD)
                 inputs.append(
-                    InjectionClassifierRail(embed, head, settings.injection_classifier_threshold)
+                    InjectionClassifierRail(
+                        head_embed, head, settings.injection_classifier_threshold
+                    )
+                )
+            elif name == "harmful_classifier":
+                from guardrails.models.head import LogisticHead
+                from guardrails.rails.harmful_classifier import (
+                    DEFAULT_HEAD as HARMFUL_HEAD,
+                )
+                from guardrails.rails.harmful_classifier import (
+                    HarmfulClassifierRail,
+                )
+
+                assert head_embed is not None
+                inputs.append(
+                    HarmfulClassifierRail(
+                        head_embed,
+                        tuned_heads[1] if tuned_heads else LogisticHead.load(HARMFUL_HEAD),
+                        settings.harmful_classifier_threshold,
+                    )
                 )
             elif name == "injection_model":
                 from guardrails.models.nanoguard import NanoGuard

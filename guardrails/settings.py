@@ -11,8 +11,17 @@ from dataclasses import dataclass
 from guardrails.errors import InvalidSettingError
 
 INPUT_RAILS = frozenset(
-    {"deny_list", "injection_rules", "harmful", "injection_classifier", "injection_model", "pii"}
+    {
+        "deny_list",
+        "injection_rules",
+        "harmful",
+        "injection_classifier",
+        "harmful_classifier",
+        "injection_model",
+        "pii",
+    }
 )
+CLASSIFIER_BACKENDS = ("frozen", "tuned")
 OUTPUT_RAILS = frozenset({"deny_list", "harmful", "system_prompt_leak", "pii", "grounding"})
 
 
@@ -27,6 +36,7 @@ class GuardrailSettings:
         "injection_rules",
         "harmful",
         "injection_classifier",
+        "harmful_classifier",
         "injection_model",
     )
     output_rails: tuple[str, ...] = ("deny_list", "harmful", "system_prompt_leak", "pii")
@@ -38,8 +48,14 @@ class GuardrailSettings:
     # Cascade: NanoGuard runs only on inputs the classifier scored at least this high (0: always).
     # On the validation splits 0.1 skips it for ~75% of allowed inputs with no loss of recall.
     injection_model_gate: float = 0.1
+    # What the two classifier rails read: "frozen", logistic heads over the shared MiniLM
+    # embeddings (guardrails/data/*_head.npz); "tuned", heads over a LoRA-fine-tuned MiniLM
+    # (guardrails/data/tuned_minilm.npz), one extra encoder forward per message.
+    classifier_backend: str = "frozen"
     # None: the threshold stored with the head (chosen on its validation split).
     injection_classifier_threshold: float | None = None
+    # None: the threshold stored with the harmful-request head (chosen on its validation rows).
+    harmful_classifier_threshold: float | None = None
     # Streaming output: a window checks `chunk_size` new chars plus `context_size` chars of
     # already-released text carried over, so a sentence split across windows is seen whole.
     chunk_size: int = 120
@@ -61,6 +77,11 @@ class GuardrailSettings:
                     )
             if len(set(names)) != len(names):
                 raise InvalidSettingError(f"{stage} rails listed twice: {names!r}")
+        if self.classifier_backend not in CLASSIFIER_BACKENDS:
+            raise InvalidSettingError(
+                f"unknown classifier_backend {self.classifier_backend!r}; "
+                f"known: {', '.join(CLASSIFIER_BACKENDS)}"
+            )
         if self.chunk_size < 1:
             raise InvalidSettingError(f"chunk_size must be >= 1, got {self.chunk_size}")
         if self.context_size < 0:
@@ -75,8 +96,11 @@ class GuardrailSettings:
         ):
             if not 0.0 < value <= 1.0:
                 raise InvalidSettingError(f"{label} must be in (0, 1], got {value}")
-        t = self.injection_classifier_threshold
-        if t is not None and not 0.0 < t < 1.0:
-            raise InvalidSettingError(f"injection_classifier_threshold must be in (0, 1), got {t}")
+        for label, t in (
+            ("injection_classifier_threshold", self.injection_classifier_threshold),
+            ("harmful_classifier_threshold", self.harmful_classifier_threshold),
+        ):
+            if t is not None and not 0.0 < t < 1.0:
+                raise InvalidSettingError(f"{label} must be in (0, 1), got {t}")
         if isinstance(self.deny_terms, str) or isinstance(self.deny_patterns, str):
             raise InvalidSettingError("deny_terms and deny_patterns must be tuples of strings")

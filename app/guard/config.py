@@ -15,6 +15,8 @@ def guardrail_settings(g: AppGuardrailSettings) -> GuardrailSettings:
         injection_model_threshold=g.injection_model_threshold,
         injection_model_gate=g.injection_model_gate,
         injection_classifier_threshold=g.injection_classifier_threshold,
+        harmful_classifier_threshold=g.harmful_classifier_threshold,
+        classifier_backend=g.classifier_backend,
         chunk_size=g.chunk_size,
         context_size=g.context_size,
         leak_ngram=g.leak_ngram,
@@ -25,5 +27,8 @@ def guardrail_settings(g: AppGuardrailSettings) -> GuardrailSettings:
 
 
 def needs_embedder(settings: GuardrailSettings) -> bool:
-    """Whether a rail that embeds text is on (the MiniLM injection head, grounding)."""
-    return "injection_classifier" in settings.input_rails or "grounding" in settings.output_rails
+    """Whether a rail that reads the shared MiniLM is on: a frozen classifier head (the tuned
+    backend runs its own encoder) or grounding."""
+    heads = {"injection_classifier", "harmful_classifier"} & set(settings.input_rails)
+    frozen = bool(heads) and settings.classifier_backend == "frozen"
+    return frozen or "grounding" in settings.output_rails

@@ -89,9 +89,15 @@ WEAPONS = HarmCategory(
         r"\bpoison(?:ous)? gas\b.{0,30}\b(?:hurt|kill|harm)\b.{0,10}\b(?:someone|people)",
         r"\b(?:spread|release|disperse)\b.{0,30}\b(?:subway|metro|crowd|stadium|water supply)",
         r"\bmass casualt(?:y|ies)\b",
+        r"\b(?:put together|wire up|rig)\b.{0,30}"
+        r"\b(?:bombs?|explosive devices?|explosives?|ieds?)\b",
+        r"\b(?:ingredients|components|materials|parts|chemicals|supplies|what do i need)\b.{0,40}"
+        r"\b(?:(?:pipe|nail|car|letter|homemade|dirty) bombs?|explosive devices?|explosives?|ieds?)\b"
+        r"(?! (?:detection|detector|disposal|trace))",
     ),
     _c(
         r"\b(?:fork|bath|photo|zip|logic) ?bombs?\b",
+        r"\b(?:bomb|explosives?) (?:disposal|squad|detection|detector|sniffing)",
         r"\b(?:history|historically|manhattan project|what caused|world war)\b",
         r"\bbomb(?:ed)? (?:the|my|an?) (?:exam|test|interview|audition)",
     ),
@@ -230,7 +236,8 @@ DRUGS_AND_FRAUD = HarmCategory(
     ),
     _c(
         r"\b(?:health risks|risks of|dangers of|effects of|addiction|treatment|recovery|"
-        r"overdose symptoms|why is)\b",
+        r"overdose symptoms|why is|detect\w*|spot|recogni[sz]e|identify|tell if|prevent\w*|"
+        r"report)\b",
     ),
 )
 

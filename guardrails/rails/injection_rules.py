@@ -60,6 +60,16 @@ _RULE_SPECS: list[tuple[str, str]] = [
         "request for the hidden prompt",
         r"\b(?:instructions|prompt)\s+(?:you were|you've been|you have been)\s+given\b",
     ),
+    (
+        "request for the hidden prompt",
+        rf"\b(?:begin|start|open)\s+(?:your|the)\s+(?:reply|response|answer)\s+(?:\w+\s+)?with\s+"
+        rf"(?:the|your)\s+(?:\w+\s+){{0,2}}?(?:{_HIDDEN}\s+)?{_PROMPT}",
+    ),
+    (
+        "request for the hidden prompt",
+        r"\b(?:instructions|rules|prompt|guidelines)\s+(?:that\s+)?(?:your|the)\s+"
+        r"(?:developers?|creators?|makers?|operators?)\s+(?:wrote|gave|set|programmed)",
+    ),
     ("fake system message", r"(?:^|\n|\s)(?:system|admin|developer)\s*(?::|override\b)"),
     (
         "unrestricted persona",

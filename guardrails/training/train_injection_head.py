@@ -1,11 +1,14 @@
 """Fits guardrails/data/injection_head.npz: logistic regression over MiniLM embeddings.
 
 Training data: the `train` splits of S-Labs and neuralchemy (see public_data.py) plus
-data/benign_requests.txt, 148 benign assistant-style requests written for this project ("act as
-a tour guide", "translate ...", "kill the process on port 8080"), weighted --benign-weight,
-because the public sets have few benign requests of that kind and the head otherwise blocks
-them. None of them is in tests/guardrails/data/dev.jsonl. The threshold is chosen on the `validation` splits (lowest one with a
-false-positive rate <= --max-fpr). The `test` splits are never read for fitting or choosing;
+data/benign_requests.txt, benign assistant-style requests written for this project ("act as a
+tour guide", "translate ...", "kill the process on port 8080", and short chat turns: greetings,
+thanks, "who made you?", "my email is ..., remember it"), weighted --benign-weight, because the
+public sets have almost no benign requests of that kind and the head otherwise blocks them.
+None of them is in tests/guardrails/data/dev.jsonl. The threshold is chosen on the `validation`
+splits (lowest one with a false-positive rate <= --max-fpr; 0.03 leaves the whole input
+pipeline, rules and the other model rails included, at about 0.04 there). The `test` splits are
+never read for fitting or choosing;
 `--export-heldout DIR` writes them (minus any text that also occurs in train or validation) as
 evaluation JSONL for `python -m guardrails.evaluate`.
 
@@ -65,8 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--l2", type=float, default=1.0)
-    parser.add_argument("--max-fpr", type=float, default=0.02)
-    parser.add_argument("--benign-weight", type=float, default=10.0)
+    parser.add_argument("--max-fpr", type=float, default=0.03)
+    parser.add_argument("--benign-weight", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--export-heldout", type=Path, default=None)
     parser.add_argument("--cache", type=Path, default=None, help="folder to reuse embeddings")

