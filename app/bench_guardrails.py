@@ -8,7 +8,11 @@ streaming checker), alternating, prefix cache off. TTFT is submission to the fir
 client would be sent (for the guarded run: the first released window); total is submission
 to the last released text. Guard CPU is the time spent inside feed()/finish().
 Input rails: `check_input` wall time on benign chat messages and on attacks (the attacks stop
-at the first rule that blocks), engine idle. Grounding: one answer against four sources.
+at the first rule that blocks), engine idle; then on the benign messages through the app's
+input seam while the engine streams answers (`--background-streams` at a time), once on the
+rails' own thread (RailsExecutor, one torch thread: what the server runs) and once on asyncio's
+default pool (torch's process default threads: what it ran before), alternating, with the
+engine's tokens per second during each. Grounding: one answer against four sources.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.guard.config import guardrail_settings
-from app.guard.seams import PipelineOutputGuard
+from app.guard.executor import RailsExecutor
+from app.guard.seams import PipelineInputCheck, PipelineOutputGuard
+from app.hooks import TurnContext
 from app.prompt import PromptBuilder, PromptMessage
 from app.settings import EngineSettings, GuardrailSettings
 from engine.sampling_params import SamplingParams
@@ -141,20 +147,82 @@ async def bench_output(engine, pipeline: GuardrailPipeline, max_tokens: int,
     return result
 
 
+def numbered(text: str, n: int) -> str:
+    """A message made unique: the classifier rails memoize embeddings by text, and a repeated
+    message would measure the memo, not the rails."""
+    return f"{text} (#{n})"
+
+
 def bench_input(pipeline: GuardrailPipeline, repeats: int) -> dict[str, object]:
     for text in BENIGN_INPUTS[:2]:
         pipeline.check_input(text)  # warm-up
     out: dict[str, object] = {}
+    n = 0
     for name, texts in (("benign", BENIGN_INPUTS), ("attacks", ATTACK_INPUTS)):
         times, blocked = [], 0
         for _ in range(repeats):
             for text in texts:
+                n += 1
                 t = time.perf_counter()
-                result = pipeline.check_input(text)
+                result = pipeline.check_input(numbered(text, n))
                 times.append(time.perf_counter() - t)
                 blocked += result.blocked is not None
         out[name] = {**_ms(times), "num_checks": len(times), "num_blocked": blocked}
     return out
+
+
+async def bench_input_beside_engine(engine, pipeline: GuardrailPipeline, max_tokens: int,
+                                    repeats: int, num_streams: int = 1) -> dict[str, object]:
+    """Input checks through `PipelineInputCheck` while `num_streams` greedy answers stream
+    without pause; the two ways of running the checks alternate message by message."""
+    builder = PromptBuilder(engine.tokenizer, engine.max_model_len)
+    params = SamplingParams(max_tokens=max_tokens, temperature=0.0)
+    prompts = [builder.render_ids([PromptMessage("user", q)]) for q in QUESTIONS]
+    executor = RailsExecutor()
+    checks = {"rails_thread": PipelineInputCheck(pipeline, executor=executor),
+              "default_pool": PipelineInputCheck(pipeline)}
+    ctx = TurnContext("bench", None, None, None, use_documents=False)
+    stop = asyncio.Event()
+    generated = [0]
+
+    async def stream_forever(slot: int) -> None:
+        n = 0
+        while not stop.is_set():
+            prompt = prompts[(slot + n) % len(prompts)]
+            async for out in engine.generate(prompt, params, request_id=f"bg-{slot}-{n}"):
+                generated[0] += len(out.token_ids)
+                if stop.is_set():
+                    break  # closing the stream aborts the request
+            n += 1
+
+    times: dict[str, list[float]] = {mode: [] for mode in checks}
+    busy: dict[str, list[float]] = {mode: [0.0, 0.0] for mode in checks}  # tokens, seconds
+    streams = [asyncio.create_task(stream_forever(i)) for i in range(num_streams)]
+    try:
+        for check in checks.values():  # warm-up: thread start, first calls
+            await check(BENIGN_INPUTS[0], ctx)
+        while generated[0] == 0:  # the streams are decoding before anything is measured
+            await asyncio.sleep(0.05)
+        n = 0
+        for r in range(repeats):
+            for i, text in enumerate(BENIGN_INPUTS):
+                order = list(checks) if (i + r) % 2 == 0 else list(reversed(checks))
+                for mode in order:
+                    n += 1
+                    tokens_before, t = generated[0], time.perf_counter()
+                    decision = await checks[mode](numbered(text, n), ctx)
+                    elapsed = time.perf_counter() - t
+                    assert not decision.blocked, f"benign message blocked: {text!r}"
+                    times[mode].append(elapsed)
+                    busy[mode][0] += generated[0] - tokens_before
+                    busy[mode][1] += elapsed
+    finally:
+        stop.set()
+        await asyncio.gather(*streams, return_exceptions=True)
+        executor.shutdown()
+    return {mode: {**_ms(times[mode]), "num_checks": len(times[mode]),
+                   "engine_tokens_per_s": round(busy[mode][0] / busy[mode][1], 1)}
+            for mode in checks} | {"num_streams": num_streams}
 
 
 def bench_grounding(pipeline: GuardrailPipeline, repeats: int) -> dict[str, float]:
@@ -183,6 +251,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     import torch
 
     from engine import AsyncEngine
+    from guardrails.models.rail_embedder import rail_embedder
     from retrieval.embedder import Embedder
 
     engine_settings = EngineSettings(model=args.model, enable_prefix_caching=False,
@@ -195,10 +264,13 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         app_settings = app_settings.model_copy(update={"chunk_size": args.chunk_size})
     settings = guardrail_settings(app_settings)
     t = time.perf_counter()
-    pipeline = GuardrailPipeline.from_settings(settings, embed=embedder.embed)
+    # The rails' MiniLM as the app's GuardrailService builds it (bf16 linears on a bf16 CPU).
+    pipeline = GuardrailPipeline.from_settings(settings, embed=rail_embedder(embedder).embed)
     build_s = time.perf_counter() - t
     try:
         output = await bench_output(engine, pipeline, args.max_tokens, args.repeats)
+        beside = await bench_input_beside_engine(engine, pipeline, args.max_tokens,
+                                                 args.repeats, args.background_streams)
     finally:
         await engine.shutdown()
     return {
@@ -210,6 +282,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         "pipeline_build_ms": round(build_s * 1000, 1),
         "output_rails": output,
         "input_rails": bench_input(pipeline, args.repeats),
+        "input_rails_beside_engine": beside,
         "grounding": bench_grounding(pipeline, args.repeats),
     }
 
@@ -232,6 +305,13 @@ def _print(report: dict[str, object]) -> None:
     for name, row in inp.items():
         print(f"input rails, {name:8} p50 {row['p50_ms']:.1f} ms, p95 {row['p95_ms']:.1f} ms "
               f"({row['num_blocked']}/{row['num_checks']} blocked)")
+    beside = report["input_rails_beside_engine"]
+    assert isinstance(beside, dict)
+    for mode in ("rails_thread", "default_pool"):
+        row = beside[mode]
+        print(f"input rails beside {beside['num_streams']} stream(s), {mode:12} "
+              f"p50 {row['p50_ms']:.1f} ms, p95 {row['p95_ms']:.1f} ms, engine "
+              f"{row['engine_tokens_per_s']:.1f} tokens/s during the checks")
     g = report["grounding"]
     assert isinstance(g, dict)
     print(f"grounding (5 sentences, 4 sources) p50 {g['p50_ms']:.1f} ms, p95 {g['p95_ms']:.1f} ms")
@@ -246,10 +326,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=None, help="engine threads (default: all)")
     ap.add_argument("--chunk-size", type=int, default=None,
                     help="output window size in characters (default: the app's setting)")
+    ap.add_argument("--background-streams", type=int, default=1,
+                    help="answers streaming while the input rails are measured beside them")
     ap.add_argument("--json", default=None, help="also write the results here")
     args = ap.parse_args(argv)
-    if args.max_tokens < 1 or args.repeats < 1 or (args.chunk_size or 1) < 1:
-        ap.error("--max-tokens, --repeats and --chunk-size must be at least 1")
+    if min(args.max_tokens, args.repeats, args.chunk_size or 1, args.background_streams) < 1:
+        ap.error("--max-tokens, --repeats, --chunk-size and --background-streams must be at "
+                 "least 1")
     report = asyncio.run(run(args))
     _print(report)
     if args.json:

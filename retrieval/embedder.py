@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from tokenizers import Encoding, Tokenizer
+from tokenizers import Tokenizer
 
 from retrieval.bert import BertEncoder
 from retrieval.errors import EmbedderLoadError, InvalidSettingError
@@ -58,6 +58,7 @@ class Embedder:
 
     def __init__(self, model: BertEncoder, tokenizer_path: Path, max_seq_length: int) -> None:
         self._model = model
+        self.tokenizer_path = tokenizer_path
         self.device = next(model.parameters()).device
         self.dim: int = model.config.hidden_size
         self.max_seq_length = max_seq_length
@@ -92,16 +93,39 @@ class Embedder:
         max_seq_length = _read_max_seq_length(folder, model.config.max_position_embeddings)
         return cls(model, folder / "tokenizer.json", max_seq_length)
 
+    @property
+    def encoder(self) -> BertEncoder:
+        return self._model
+
+    def with_encoder(self, model: BertEncoder) -> Embedder:
+        """An Embedder with this one's tokenizer and sequence length over another encoder of
+        the same shape (e.g. a copy whose linear layers hold bf16 weights)."""
+        if model.config != self._model.config:
+            raise InvalidSettingError(
+                f"encoder config {model.config} differs from this embedder's {self._model.config}"
+            )
+        return Embedder(model, self.tokenizer_path, self.max_seq_length)
+
     def count_tokens(self, text: str) -> int:
         """Number of model tokens in `text`, without the [CLS]/[SEP] the encoder adds."""
         return len(self.tokenizer.encode(text, add_special_tokens=False).ids)
 
-    def embed(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
-        """Embed `texts` -> (n, dim) float32, each row L2-normalized. Row i belongs to texts[i]."""
+    def embed(
+        self, texts: Sequence[str], batch_size: int = 32, max_length: int | None = None
+    ) -> np.ndarray:
+        """Embed `texts` -> (n, dim) float32, each row L2-normalized. Row i belongs to texts[i].
+
+        `max_length` (at most `max_seq_length`, [CLS] and [SEP] included) reads fewer tokens
+        of long texts: the encoder's cost grows with the tokens it reads."""
         if isinstance(texts, str):
             raise TypeError(f"texts must be a sequence of str, not one str: {texts[:40]!r}")
         if batch_size <= 0:
             raise InvalidSettingError(f"batch_size must be positive, got {batch_size}")
+        num_special = self.max_seq_length - self.max_chunk_tokens
+        if max_length is not None and not num_special < max_length <= self.max_seq_length:
+            raise InvalidSettingError(
+                f"max_length must be in ({num_special}, {self.max_seq_length}], got {max_length}"
+            )
         texts = list(texts)
         for i, text in enumerate(texts):
             if not isinstance(text, str):
@@ -110,20 +134,21 @@ class Embedder:
         if not texts:
             return out
         encodings = self._encoder_tokenizer.encode_batch(texts)
+        sequences = [_cut(e.ids, max_length) for e in encodings]
         # Batches of similar lengths waste little compute on padding.
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        order = sorted(range(len(texts)), key=lambda i: len(sequences[i]))
         for start in range(0, len(order), batch_size):
             rows = order[start : start + batch_size]
-            out[rows] = self._embed_batch([encodings[i] for i in rows])
+            out[rows] = self._embed_batch([sequences[i] for i in rows])
         return out
 
-    def _embed_batch(self, encodings: list[Encoding]) -> np.ndarray:
-        T = max(len(e.ids) for e in encodings)
-        ids = np.zeros((len(encodings), T), dtype=np.int64)  # pad id 0 is [PAD]
-        mask = np.zeros((len(encodings), T), dtype=np.int64)
-        for row, enc in enumerate(encodings):
-            ids[row, : len(enc.ids)] = enc.ids
-            mask[row, : len(enc.ids)] = 1
+    def _embed_batch(self, sequences: list[list[int]]) -> np.ndarray:
+        T = max(len(s) for s in sequences)
+        ids = np.zeros((len(sequences), T), dtype=np.int64)  # pad id 0 is [PAD]
+        mask = np.zeros((len(sequences), T), dtype=np.int64)
+        for row, seq in enumerate(sequences):
+            ids[row, : len(seq)] = seq
+            mask[row, : len(seq)] = 1
         with torch.inference_mode():
             input_ids = torch.from_numpy(ids).to(self.device)  # (B, T)
             attention_mask = torch.from_numpy(mask).to(self.device)  # (B, T)
@@ -133,3 +158,10 @@ class Embedder:
             pooled = summed / weights.sum(dim=1).clamp(min=1e-9)  # (B, H)
             normed = torch.nn.functional.normalize(pooled, p=2.0, dim=-1)  # (B, H)
             return normed.float().cpu().numpy()
+
+
+def _cut(ids: list[int], max_length: int | None) -> list[int]:
+    """The first max_length - 1 ids and the last one ([SEP]) of an encoding that is longer."""
+    if max_length is None or len(ids) <= max_length:
+        return ids
+    return [*ids[: max_length - 1], ids[-1]]

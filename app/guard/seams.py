@@ -1,17 +1,19 @@
 """A `GuardrailPipeline` behind the app's seams (app/hooks.py): the input check, the output
 guard of each streamed answer and the grounding check, speaking the app's types.
 
-`check_input` and `check_grounding` run models, so they go to worker threads; the streaming
-checker is pure CPU on short windows and runs on the event loop, once per delta.
+`check_input` and `check_grounding` run models, so they go to worker threads (the
+RailsExecutor's, each with one torch thread, when one is given); the streaming checker is pure
+CPU on short windows and runs on the event loop, once per delta.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
-from typing import Literal, cast
+from collections.abc import Callable, Sequence
+from typing import Literal, TypeVar, cast
 
+from app.guard.executor import RailsExecutor
 from app.hooks import (
     GroundingDecision,
     GuardEvent,
@@ -23,6 +25,15 @@ from app.hooks import (
 from app.metrics import Metrics
 from app.protocol import Source, UnsupportedSentence
 from guardrails import GuardrailPipeline, ModerationEvent, OutputStep, StreamingOutputChecker
+
+T = TypeVar("T")
+
+
+async def run_check(executor: RailsExecutor | None, fn: Callable[..., T], *args: object) -> T:
+    """Runs a sync check off the event loop: on the rails' threads, else asyncio's pool."""
+    if executor is not None:
+        return await executor.run(fn, *args)
+    return await asyncio.to_thread(fn, *args)
 
 
 def guard_event(event: ModerationEvent) -> GuardEvent:
@@ -39,13 +50,19 @@ class PipelineInputCheck:
     """The input rails; a redacted copy of the text (input "pii" rail) comes back as
     `InputDecision.text`, which is what gets stored and prompted."""
 
-    def __init__(self, pipeline: GuardrailPipeline, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self,
+        pipeline: GuardrailPipeline,
+        metrics: Metrics | None = None,
+        executor: RailsExecutor | None = None,
+    ) -> None:
         self.pipeline = pipeline
         self.metrics = metrics
+        self.executor = executor
 
     async def __call__(self, text: str, ctx: TurnContext) -> InputDecision:
         started = time.perf_counter()
-        result = await asyncio.to_thread(self.pipeline.check_input, text)
+        result = await run_check(self.executor, self.pipeline.check_input, text)
         if self.metrics is not None:
             self.metrics.guardrail_input_seconds.observe(time.perf_counter() - started)
         events = tuple(guard_event(e) for e in result.events)
@@ -82,14 +99,17 @@ class PipelineOutputGuards:
 class PipelineGrounding:
     """Flags the sentences of a finished answer that the turn's sources do not support."""
 
-    def __init__(self, pipeline: GuardrailPipeline) -> None:
+    def __init__(
+        self, pipeline: GuardrailPipeline, executor: RailsExecutor | None = None
+    ) -> None:
         self.pipeline = pipeline
+        self.executor = executor
 
     async def __call__(
         self, answer: str, sources: Sequence[Source], ctx: TurnContext
     ) -> GroundingDecision:
         chunks = [s.text for s in sources]
-        result = await asyncio.to_thread(self.pipeline.check_grounding, answer, chunks)
+        result = await run_check(self.executor, self.pipeline.check_grounding, answer, chunks)
         unsupported = tuple(
             UnsupportedSentence(
                 start=s.start, end=s.end, text=s.text,

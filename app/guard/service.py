@@ -1,10 +1,12 @@
 """GuardrailService: builds the guardrail pipeline at start and plugs it into the app's
 seams (an `app.main.Service`).
 
-It shares the retrieval service's embedder when there is one (one MiniLM in memory, used by
-search, the injection classifier and grounding); otherwise it loads its own, and only when
-an enabled rail embeds text. Seams that `create_app` was given explicitly (not the no-op
-defaults) are left alone, so a caller's own hooks win over the pipeline's.
+It shares the retrieval service's embedder when there is one (one MiniLM in memory: the
+rails run a sibling with bf16 linear layers over the same token embeddings, see
+guardrails/models/rail_embedder.py); otherwise it loads its own, and only when an enabled rail
+embeds text. The model-backed checks run on a RailsExecutor's thread with one torch thread,
+so they do not fight the engine loop for cores. Seams that `create_app` was given explicitly
+(not the no-op defaults) are left alone, so a caller's own hooks win over the pipeline's.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ import logging
 from typing import TYPE_CHECKING
 
 from app.guard.config import guardrail_settings, needs_embedder
+from app.guard.executor import RailsExecutor
 from app.guard.seams import PipelineGrounding, PipelineInputCheck, PipelineOutputGuards
 from app.hooks import allow_input, no_grounding, passthrough_guard
 from app.state import AppState
 from guardrails import GuardrailPipeline
+from guardrails.models.rail_embedder import rail_embedder
 
 if TYPE_CHECKING:
     from app.rag.service import RetrievalService
@@ -36,6 +40,7 @@ class GuardrailService:
         self.retrieval = retrieval
         self.embedder = embedder
         self.pipeline: GuardrailPipeline | None = None
+        self.executor: RailsExecutor | None = None
 
     async def start(self, state: AppState) -> None:
         g = state.settings.guardrails
@@ -50,20 +55,32 @@ class GuardrailService:
 
             embedder = await asyncio.to_thread(Embedder.load,
                                                state.settings.retrieval.embedding_model)
-        embed = embedder.embed if embedder is not None else None
-        pipeline = await asyncio.to_thread(GuardrailPipeline.from_settings, settings, embed=embed)
+        executor = RailsExecutor()
+        try:
+            embed = None
+            if embedder is not None:
+                embed = (await executor.run(rail_embedder, embedder)).embed
+            pipeline = await executor.run(GuardrailPipeline.from_settings, settings, embed=embed)
+        except BaseException:
+            executor.shutdown()  # stop() is not called for a service whose start failed
+            raise
+        self.executor = executor
         self.pipeline = pipeline
         hooks = state.hooks
         state.hooks = dataclasses.replace(
             hooks,
-            input_check=PipelineInputCheck(pipeline, state.metrics)
+            input_check=PipelineInputCheck(pipeline, state.metrics, executor)
             if hooks.input_check is allow_input else hooks.input_check,
             output_guard=PipelineOutputGuards(pipeline)
             if hooks.output_guard is passthrough_guard else hooks.output_guard,
-            ground=PipelineGrounding(pipeline) if hooks.ground is no_grounding else hooks.ground,
+            ground=PipelineGrounding(pipeline, executor)
+            if hooks.ground is no_grounding else hooks.ground,
         )
         log.info("guardrails on: input %s; output %s", ", ".join(settings.input_rails) or "-",
                  ", ".join(settings.output_rails) or "-")
 
     async def stop(self) -> None:
         self.pipeline = None
+        if self.executor is not None:
+            await asyncio.to_thread(self.executor.shutdown)
+            self.executor = None

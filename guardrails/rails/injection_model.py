@@ -3,13 +3,15 @@ for what it was trained on).
 
 Texts longer than `window` tokens are scored in windows (the last one aligned to the end) and
 the highest window score counts, so an attack past the model's 512-token context is not cut
-off. Limitation: the model mean-pools over all tokens, so a short attack inside a long benign
-window is diluted (measured: the score of a 17-token attack falls from 0.99999 to 0.30 behind
-57 tokens of filler); smaller windows find it but fire more often on benign text."""
+off; beyond `max_windows` (default 2: the first and the last 511 tokens) only the head's and
+the tail's windows are read, because each full window costs ~100-200 ms on one core of this
+CPU (measured against 8 windows: no decision changed on the dev set or the held-out splits).
+All windows of a text run as one batch. Limitation: the model mean-pools over all tokens, so
+a short attack inside a long benign window is diluted (measured: the score of a 17-token attack
+falls from 0.99999 to 0.30 behind 57 tokens of filler); smaller windows find it but fire more
+often on benign text."""
 
 from __future__ import annotations
-
-import torch
 
 from guardrails.base import Action, Verdict
 from guardrails.errors import InvalidSettingError
@@ -25,7 +27,7 @@ class InjectionModelRail:
         threshold: float = 0.99,
         window: int = 511,
         stride: int = 511,
-        max_windows: int = 8,
+        max_windows: int = 2,
     ) -> None:
         if not 0.0 < threshold <= 1.0:
             raise InvalidSettingError(
@@ -38,11 +40,15 @@ class InjectionModelRail:
                 f"need 0 < stride <= window < {model.net.cfg.sequence_len}, "
                 f"got stride={stride} window={window}"
             )
+        if max_windows < 1:
+            raise InvalidSettingError(f"max_windows must be >= 1, got {max_windows}")
         self.window = window
         self.stride = stride
         self.max_windows = max_windows
 
-    def score(self, text: str) -> float:
+    def windows(self, text: str) -> list[list[int]]:
+        """BOS + up to `window` tokens per window, all of one length when there are several
+        (so they run as one batch); at most `max_windows`, the head's and the tail's."""
         ids = self.model.tokenizer.encode_ordinary(text)
         span = self.window
         starts = list(range(0, max(len(ids) - span, 0) + 1, self.stride))
@@ -50,15 +56,14 @@ class InjectionModelRail:
             starts.append(len(ids) - span)
         if len(starts) > self.max_windows:
             # Keep the head and the tail: instructions hide at the start or the end.
-            half = self.max_windows // 2
-            starts = starts[:half] + starts[-(self.max_windows - half) :]
-        best = 0.0
-        with torch.inference_mode():
-            for s in starts:
-                x = torch.tensor([[self.model.bos_id, *ids[s : s + span]]])  # (1, T)
-                logits = self.model.net(x, torch.ones_like(x))  # (1, 2)
-                best = max(best, float(torch.softmax(logits, dim=-1)[0, 1]))
-        return best
+            head = (self.max_windows + 1) // 2
+            tail = self.max_windows - head
+            starts = starts[:head] + (starts[-tail:] if tail else [])
+        return [[self.model.bos_id, *ids[s : s + span]] for s in starts]
+
+    def score(self, text: str) -> float:
+        """The highest window score; all windows go through the model in one forward pass."""
+        return max(self.model.score_ids(self.windows(text)))
 
     def check(self, text: str) -> Verdict:
         score = self.score(text)

@@ -1,0 +1,82 @@
+"""Linear layers with bfloat16 weights for the rails' small models on a CPU (a module swap).
+
+Why: at the few dozen tokens of a chat message the rails' matmuls are bound by reading weights
+from memory, so halving their bytes halves the time; on CPUs that multiply bf16 natively
+(AVX512-BF16, AMX) long inputs also run about 2x faster. The weight is prepacked once into
+oneDNN's blocked layout where torch offers that op; otherwise oneDNN repacks it on every call,
+which at 20 tokens costs about a third of the time. Activations stay float32 between layers:
+only the matmul's inputs are rounded to bf16, and the bias is added in float32.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+def native_bf16() -> bool:
+    """Whether this CPU multiplies bfloat16 natively (else bf16 would be emulated, slower)."""
+    try:
+        return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    except (AttributeError, RuntimeError):
+        return False
+
+
+def _pack(weight: torch.Tensor) -> torch.Tensor | None:
+    """oneDNN's prepacked copy of a (out, in) bf16 weight, or None where torch lacks the ops."""
+    if not torch.backends.mkldnn.is_available():
+        return None
+    try:
+        packed = torch.ops.mkldnn._reorder_linear_weight(weight, None)
+        probe = torch.zeros(1, weight.shape[1], dtype=torch.bfloat16)
+        torch.ops.mkldnn._linear_pointwise(probe, packed, None, "none", [], "")
+    except (AttributeError, RuntimeError):
+        return None
+    return packed
+
+
+class Bf16Linear(nn.Module):
+    """y = x @ W.T + b with W held in bf16 (prepacked when possible): float32 in, float32 out.
+
+    Inference only: the weight is a copy, frozen at construction, and never trained.
+    """
+
+    def __init__(self, linear: nn.Linear, pack: bool = True) -> None:
+        super().__init__()
+        self.in_features = linear.in_features
+        self.out_features = linear.out_features
+        weight = linear.weight.detach().to(torch.bfloat16).contiguous()  # (out, in)
+        self.packed = _pack(weight) if pack else None
+        # The plain copy is kept only when the packed one is not there: one copy in memory.
+        self.weight = weight if self.packed is None else None
+        self.bias = None if linear.bias is None else linear.bias.detach().float().clone()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        # x: (..., in) -> (..., out), float32 on both sides
+        xb = x.to(torch.bfloat16)
+        if self.packed is not None:
+            y = torch.ops.mkldnn._linear_pointwise(xb, self.packed, None, "none", [], "")
+        else:
+            assert self.weight is not None  # kept whenever there is no packed copy
+            y = F.linear(xb, self.weight)
+        y = y.float()
+        return y if self.bias is None else y + self.bias
+
+    def extra_repr(self) -> str:
+        return (
+            f"in_features={self.in_features}, out_features={self.out_features}, "
+            f"bias={self.bias is not None}, packed={self.packed is not None}"
+        )
+
+
+def swap_linears(module: nn.Module, pack: bool = True) -> int:
+    """Replaces every nn.Linear inside `module` by a Bf16Linear copy, in place; returns how many.
+    Call it after the weights are loaded: state_dict loading does not reach the packed copies."""
+    swapped = 0
+    for parent in list(module.modules()):
+        for name, child in list(parent.named_children()):
+            if isinstance(child, nn.Linear):
+                setattr(parent, name, Bf16Linear(child, pack))
+                swapped += 1
+    return swapped
