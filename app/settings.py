@@ -165,8 +165,8 @@ class GuardrailSettings(_Part):
         description="MiniLM harmful-request head threshold; default the head's own",
     )
     classifier_backend: Literal["frozen", "tuned"] = Field(
-        "frozen",
-        description="classifier heads over the shared MiniLM ('frozen') or a LoRA-tuned copy",
+        _RAIL_DEFAULTS.classifier_backend,  # type: ignore[arg-type]
+        description="classifier heads over a LoRA-tuned MiniLM ('tuned') or the shared one",
     )
     injection_model_threshold: float = Field(
         0.999, gt=0, le=1, description="NanoGuard block threshold"

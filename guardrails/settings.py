@@ -48,10 +48,11 @@ class GuardrailSettings:
     # Cascade: NanoGuard runs only on inputs the classifier scored at least this high (0: always).
     # On the validation splits 0.1 skips it for ~75% of allowed inputs with no loss of recall.
     injection_model_gate: float = 0.1
-    # What the two classifier rails read: "frozen", logistic heads over the shared MiniLM
-    # embeddings (guardrails/data/*_head.npz); "tuned", heads over a LoRA-fine-tuned MiniLM
-    # (guardrails/data/tuned_minilm.npz), one extra encoder forward per message.
-    classifier_backend: str = "frozen"
+    # What the two classifier rails read: "tuned", heads over a LoRA-fine-tuned MiniLM
+    # (guardrails/data/tuned_minilm.npz, its own copy of the encoder); "frozen", logistic heads
+    # over the shared MiniLM embeddings (guardrails/data/*_head.npz). Either way one encoder
+    # forward per message. On held-out data the tuned one finds more (README, Guardrails).
+    classifier_backend: str = "tuned"
     # None: the threshold stored with the head (chosen on its validation split).
     injection_classifier_threshold: float | None = None
     # None: the threshold stored with the harmful-request head (chosen on its validation rows).

@@ -168,11 +168,11 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("HEARTH_GUARDRAILS__REDACT_INPUT", "true")
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_CLASSIFIER_THRESHOLD", "0.4")
     built = guardrail_settings(Settings(_env_file=None).guardrails)
-    assert (built.harmful_classifier_threshold, built.classifier_backend) == (0.4, "frozen")
-    assert needs_embedder(built)  # the frozen heads read the shared MiniLM
-    only_heads = dataclasses.replace(built, output_rails=("pii",))
-    assert needs_embedder(only_heads)
-    assert not needs_embedder(dataclasses.replace(only_heads, classifier_backend="tuned"))
+    assert (built.harmful_classifier_threshold, built.classifier_backend) == (0.4, "tuned")
+    # grounding is disabled and the tuned heads run their own encoder: no shared MiniLM
+    assert not needs_embedder(built)
+    assert needs_embedder(dataclasses.replace(built, classifier_backend="frozen"))
+    assert needs_embedder(dataclasses.replace(built, output_rails=("grounding",)))
     assert built.input_rails == (
         "deny_list", "injection_rules", "harmful", "injection_classifier", "harmful_classifier",
         "pii")

