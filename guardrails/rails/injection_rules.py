@@ -73,8 +73,25 @@ _RULE_SPECS: list[tuple[str, str]] = [
     ("fake system message", r"(?:^|\n|\s)(?:system|admin|developer)\s*(?::|override\b)"),
     (
         "unrestricted persona",
-        r"\b(?:do anything now|developer mode|god mode|jailbreak(?:ed)? mode|"
-        r"enable jailbreak|dan mode|stan\b.{0,20}avoid norms|aim\b.{0,40}machiavellian)",
+        r"\b(?:do anything now|jailbreak(?:ed)? mode|enable jailbreak|dan mode|"
+        r"stan\b.{0,20}avoid norms|aim\b.{0,40}machiavellian)",
+    ),
+    # "Developer mode" and "god mode" are also real settings (Chrome, Android, games): only the
+    # persona forms count, the model put into the mode or answering from it.
+    (
+        "unrestricted persona",
+        r"\b(?:you(?:'re| are)?\s+(?:now\s+)?(?:in|entering|running in|operating in|switched to)"
+        r"|(?:act|acting|simulate|pretend)\b.{0,40}\bwith)\s+(?:the\s+)?(?:developer|god)\s+mode",
+    ),
+    (
+        "unrestricted persona",
+        r"\b(?:developer|god)\s+mode\s+(?:output|response|answer)s?\b"
+        r"|\bin\s+(?:developer|god)\s+mode,?\s+you\b",
+    ),
+    (  # an order opening a sentence, not a question about a setting
+        "unrestricted persona",
+        r"(?:^|[.!?:]\s+)(?:please\s+)?(?:enable|enter|activate|switch to|turn on)\s+"
+        r"(?:the\s+)?(?:developer|god)\s+mode\b",
     ),
     (
         "unrestricted persona",
