@@ -14,6 +14,7 @@ the sum of the rails it ran). The rails' MiniLM is built as the app builds it
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -187,12 +188,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--predictions", type=Path, default=None)
     parser.add_argument("--rails", default=None, help="comma-separated input rails to run")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
+    parser.add_argument(
+        "--classifier-backend",
+        default=None,
+        help="what the classifier heads read: frozen or tuned (default: the settings' default)",
+    )
     args = parser.parse_args(argv)
     try:
         settings = GuardrailSettings()
         if args.rails is not None:
             names = tuple(n.strip() for n in args.rails.split(",") if n.strip())
-            settings = GuardrailSettings(input_rails=names)
+            settings = dataclasses.replace(settings, input_rails=names)
+        if args.classifier_backend is not None:
+            settings = dataclasses.replace(settings, classifier_backend=args.classifier_backend)
         rows = load_dataset(args.dataset)
         if args.threads < 1:
             raise InvalidSettingError(f"--threads must be >= 1, got {args.threads}")

@@ -77,6 +77,8 @@ def test_missing_file_and_unknown_rail(tmp_path: Path, capsys: pytest.CaptureFix
     data = write(tmp_path / "d.jsonl", ROWS)
     assert main(["--dataset", str(data), "--rails", "bogus"]) == 2
     assert "unknown input rail 'bogus'" in capsys.readouterr().err
+    assert main(["--dataset", str(data), "--classifier-backend", "big"]) == 2
+    assert "unknown classifier_backend 'big'" in capsys.readouterr().err
 
 
 def test_percentile_nearest_rank() -> None:
