@@ -32,6 +32,13 @@ class MemoEmbed:
         self._rows: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
+    def clear(self) -> None:
+        with self._lock:
+            self._rows.clear()
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
     def __call__(self, texts: list[str]) -> np.ndarray:
         """texts -> (n, D) float32, like the wrapped function."""
         found: dict[str, np.ndarray] = {}

@@ -64,6 +64,7 @@ class GuardrailPipeline:
         chunk_size: int = 120,
         context_size: int = 100,
         gates: dict[str, tuple[str, float]] | None = None,
+        memo: MemoEmbed | None = None,
     ) -> None:
         """`gates` maps a rail name to (earlier rail, minimum score): the rail runs only when
         that earlier rail ran and scored at least the minimum (a cascade that skips a costly
@@ -76,6 +77,13 @@ class GuardrailPipeline:
         self.grounding = grounding
         self.chunk_size = chunk_size
         self.context_size = context_size
+        self.memo = memo  # the classifier heads' shared embedding memo, if any
+
+    def forget_embeddings(self) -> None:
+        """Empties the classifier heads' embedding memo, so that the next check of a text runs
+        the encoder again (benchmarks that repeat messages)."""
+        if self.memo is not None:
+            self.memo.clear()
 
     @classmethod
     def from_settings(
@@ -93,7 +101,7 @@ class GuardrailPipeline:
             from retrieval.embedder import Embedder
 
             embed = Embedder.load().embed
-        head_embed: EmbedFn | None = None
+        head_embed: MemoEmbed | None = None
         tuned_heads = None
         if tuned:
             # One fine-tuned encoder feeds both heads: its embeddings are not MiniLM's.
@@ -181,6 +189,7 @@ class GuardrailPipeline:
             chunk_size=settings.chunk_size,
             context_size=settings.context_size,
             gates=gates,
+            memo=head_embed,
         )
 
     def check_input(self, text: str) -> InputResult:

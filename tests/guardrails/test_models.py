@@ -136,6 +136,11 @@ def test_memo_embed_embeds_each_new_text_once_and_forgets_the_oldest() -> None:
     memo(["abc", "ab"])
     assert calls == [["ab", "abc"], ["abcd"], ["abc"]]
     assert memo([]).shape == (0, 2)
+    assert len(memo) == 2
+    memo.clear()
+    assert len(memo) == 0
+    memo(["ab"])
+    assert calls[-1] == ["ab"]  # embedded again after clear()
     with pytest.raises(InvalidSettingError, match="got 0"):
         MemoEmbed(fake_embed, max_entries=0)
 
