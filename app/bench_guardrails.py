@@ -326,10 +326,16 @@ def main(argv: list[str] | None = None) -> int:
     if min(args.max_tokens, args.repeats, args.chunk_size or 1, args.background_streams) < 1:
         ap.error("--max-tokens, --repeats, --chunk-size and --background-streams must be at "
                  "least 1")
+    out = Path(args.json) if args.json else None
+    if out is not None:  # fail before the minutes of measuring, not after
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            ap.error(f"--json: cannot create {str(out.parent)!r}: {exc}")
     report = asyncio.run(run(args))
     _print(report)
-    if args.json:
-        Path(args.json).write_text(json.dumps(report, indent=2) + "\n")
+    if out is not None:
+        out.write_text(json.dumps(report, indent=2) + "\n")
     return 0
 
 
