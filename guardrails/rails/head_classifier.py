@@ -1,0 +1,72 @@
+"""A rail that blocks when a logistic head over sentence embeddings scores a message high: the
+shared logic of the injection and harmful-request classifier rails.
+
+Long texts are cut into pieces at sentence ends (MiniLM reads 256 tokens) and the highest
+piece score counts. Both rails cut a message the same way, so with one `MemoEmbed` in front of
+the encoder the two heads cost one embedding.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from guardrails.base import Action, Verdict
+from guardrails.embedding import EmbedFn
+from guardrails.errors import InvalidSettingError
+from guardrails.models.head import LogisticHead
+from guardrails.text import sentence_spans
+
+PIECE_CHARS = 800
+# MiniLM's cost grows with the tokens it reads (~0.1-0.3 ms a token on one core of this CPU),
+# so a long message is read at its head and tail only: at most 4 pieces (~1,000 tokens).
+# Measured against 8 pieces: no decision changed on the dev set or the held-out splits.
+MAX_PIECES = 4
+
+
+def split_pieces(text: str, limit: int = PIECE_CHARS, max_pieces: int = MAX_PIECES) -> list[str]:
+    """Consecutive sentence groups of at most `limit` chars (a longer sentence is cut hard);
+    beyond `max_pieces`, the first and last pieces are kept."""
+    pieces: list[str] = []
+    current = ""
+    for a, b in sentence_spans(text) or [(0, len(text))]:
+        sentence = text[a:b]
+        while len(sentence) > limit:
+            pieces.append(sentence[:limit])
+            sentence = sentence[limit:]
+        if current and len(current) + 1 + len(sentence) > limit:
+            pieces.append(current)
+            current = sentence
+        else:
+            current = f"{current} {sentence}" if current else sentence
+    if current:
+        pieces.append(current)
+    if len(pieces) > max_pieces:
+        half = max_pieces // 2
+        pieces = pieces[:half] + pieces[-(max_pieces - half) :]
+    return pieces or [text]
+
+
+class HeadClassifierRail:
+    """Blocks when the highest piece score reaches `threshold` (default: the head's own)."""
+
+    name = "head_classifier"
+    what = "flagged content"  # the block reason's wording
+
+    def __init__(self, embed: EmbedFn, head: LogisticHead, threshold: float | None = None) -> None:
+        threshold = head.threshold if threshold is None else threshold
+        if not 0.0 < threshold < 1.0:
+            raise InvalidSettingError(f"{self.name} threshold must be in (0, 1), got {threshold}")
+        self._embed = embed
+        self.head = head
+        self.threshold = threshold
+
+    def score(self, text: str) -> float:
+        vecs = self._embed(split_pieces(text))  # (P, D)
+        return float(np.max(self.head.score(vecs)))
+
+    def check(self, text: str) -> Verdict:
+        score = self.score(text)
+        if score >= self.threshold:
+            reason = f"{self.what} (classifier score {score:.3f})"
+            return Verdict(Action.BLOCK, self.name, reason, score, text)
+        return Verdict.allow(self.name, score)
