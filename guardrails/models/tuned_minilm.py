@@ -93,29 +93,33 @@ def lora_state(wrappers: dict[str, LoraLinear]) -> dict[str, np.ndarray]:
     return out
 
 
-def merge_lora(encoder: nn.Module, lora: dict[str, np.ndarray], scale: float) -> nn.Module:
-    """A deep copy of `encoder` whose target weights hold W + scale * B @ A (in float64, then
-    rounded once). Every target must have an adapter and every adapter a target."""
-    merged = copy.deepcopy(encoder)
-    linears = _layer_linears(merged)
+def merge_lora(
+    encoder: nn.Module, lora: dict[str, np.ndarray], scale: float, copy_first: bool = True
+) -> nn.Module:
+    """`encoder` with every target weight replaced by W + scale * B @ A (in float64, then rounded
+    once): a deep copy, or `encoder` itself with `copy_first=False`. Every target must have an
+    adapter and every adapter a target; all are checked before any weight is written."""
+    linears = _layer_linears(encoder)
     names = {k.removeprefix("lora.").rsplit(".", 1)[0] for k in lora}
     if names != set(linears):
         extra, missing = sorted(names - set(linears)), sorted(set(linears) - names)
         raise ModelLoadError(
             f"LoRA adapters do not fit: unexpected {extra[:3]}, missing {missing[:3]}"
         )
+    for name, (parent, attr) in linears.items():
+        shape = tuple(getattr(parent, attr).weight.shape)  # (out, in)
+        a, b = lora[f"lora.{name}.A"], lora[f"lora.{name}.B"]  # (r, in), (out, r)
+        if b.shape[0] != shape[0] or a.shape[1] != shape[1] or a.shape[0] != b.shape[1]:
+            raise ModelLoadError(
+                f"LoRA {name}: A {a.shape}, B {b.shape} do not fit weight {shape}"
+            )
+    merged = copy.deepcopy(encoder) if copy_first else encoder
     with torch.no_grad():
-        for name, (parent, attr) in linears.items():
-            linear = getattr(parent, attr)
+        for name, (parent, attr) in _layer_linears(merged).items():
+            weight = getattr(parent, attr).weight
             a = torch.from_numpy(lora[f"lora.{name}.A"]).double()  # (r, in)
             b = torch.from_numpy(lora[f"lora.{name}.B"]).double()  # (out, r)
-            if b.shape[0] != linear.weight.shape[0] or a.shape[1] != linear.weight.shape[1]:
-                raise ModelLoadError(
-                    f"LoRA {name}: A {tuple(a.shape)}, B {tuple(b.shape)} do not fit weight "
-                    f"{tuple(linear.weight.shape)}"
-                )
-            delta = (b @ a) * scale  # (out, in)
-            linear.weight.copy_((linear.weight.double() + delta).to(linear.weight.dtype))
+            weight.copy_((weight.double() + (b @ a) * scale).to(weight.dtype))
     return merged
 
 
@@ -191,12 +195,13 @@ class TunedMiniLM:
     def __init__(
         self, encoder: nn.Module, tokenizer_path: Path, adapter: Adapter, bf16: bool | None = None
     ) -> None:
-        """`bf16`: None runs the merged linear layers in prepacked bf16 (bf16_linear.py) when
-        the CPU multiplies bf16 natively, as the frozen heads' MiniLM does; False keeps fp32."""
+        """Takes `encoder` over: the adapters are merged into its own weights, no copy.
+        `bf16`: None runs the merged linear layers in prepacked bf16 (bf16_linear.py) when the
+        CPU multiplies bf16 natively, as the frozen heads' MiniLM does; False keeps fp32."""
         from tokenizers import Tokenizer
 
         self.adapter = adapter
-        self._encoder = merge_lora(encoder, adapter.lora, adapter.scale).eval()
+        self._encoder = merge_lora(encoder, adapter.lora, adapter.scale, copy_first=False).eval()
         if native_bf16() if bf16 is None else bf16:
             swap_linears(self._encoder.encoder)  # type: ignore[arg-type]
         self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
