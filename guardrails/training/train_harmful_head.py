@@ -18,10 +18,11 @@ filter), and tests/guardrails/data/harmful_holdout.jsonl (our first hold-out, no
 tuning). The rail runs beside the injection rails, whose false positives add up with its own,
 and the public validation rows labelled benign still hold harmful requests that survive the
 filter (role-play wrappers, JailbreakBench-style "benign" twins): --max-fpr 0.005 keeps the whole
-input pipeline at <= 0.045 on both validation splits. HarmBench, the `test` splits and tests/guardrails/data/harmful_holdout_v2.jsonl are
-never read here; `--export-heldout DIR` writes HarmBench as evaluation JSONL.
+input pipeline at <= 0.045 on both validation splits. HarmBench, the `test` splits and
+tests/guardrails/data/harmful_holdout_v2.jsonl are never read here;
+`python -m guardrails.training.export_heldout DIR` writes them as evaluation JSONL.
 
-    python -m guardrails.training.train_harmful_head [--out PATH] [--export-heldout DIR]
+    python -m guardrails.training.train_harmful_head [--out PATH]
 
 Deterministic for a given --seed (it only draws the validation share).
 """
@@ -31,14 +32,15 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from guardrails.training.fit import fit_logistic, rates, threshold_for_fpr
-from guardrails.training.harmful_data import load_advbench, load_donotanswer, load_harmbench
+from guardrails.training.harmful_data import load_advbench, load_donotanswer
 from guardrails.training.public_data import Example, load_split
-from guardrails.training.train_injection_head import _embed, _export, _key
+from guardrails.training.train_injection_head import _embed, _key
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE.parent / "data" / "harmful_head.npz"
@@ -84,6 +86,52 @@ def _drop_near_harmful(
     return [r for r, k in zip(rows, keep, strict=True) if k], x[keep], int((~keep).sum())
 
 
+@dataclass(frozen=True)
+class HarmfulSplits:
+    """The harmful-request task's rows (this head's and the tuned classifier's): harmful rows
+    split into train and validation, benign rows with near-harmful ones dropped, and the
+    validation extras. Embeddings are those of the frozen MiniLM (the near-harmful filter's)."""
+
+    harmful_train: list[Example]
+    harmful_val: list[Example]
+    authored: list[Example]
+    benign_train: list[Example]
+    benign_val: list[Example]
+    holdout: list[Example]
+    x_harm: np.ndarray  # (len(harmful_train), 384)
+    x_ben: np.ndarray  # (len(benign_train), 384)
+    x_bval: np.ndarray  # (len(benign_val), 384)
+    dropped_train: int
+    dropped_val: int
+
+
+def harmful_splits(
+    seed: int, val_share: float, dup_cosine: float, cache: Path | None
+) -> HarmfulSplits:
+    harmful = load_advbench() + load_donotanswer()
+    random.Random(seed).shuffle(harmful)
+    num_val = round(len(harmful) * val_share)
+    harmful_val, harmful_train = harmful[:num_val], harmful[num_val:]
+    authored = _authored()
+    benign_train, benign_val = _public_benign("train"), _public_benign("validation")
+    seen = {_key(r.text) for r in harmful_train + authored + benign_train}
+    benign_val = [r for r in benign_val if _key(r.text) not in seen]
+    holdout = [r for r in _first_holdout() if _key(r.text) not in seen]
+    x_harm = _embed([r.text for r in harmful_train], cache)
+    x_ben = _embed([r.text for r in benign_train], cache)
+    benign_train, x_ben, dropped_train = _drop_near_harmful(
+        benign_train, x_ben, harmful, x_harm, dup_cosine
+    )
+    x_bval = _embed([r.text for r in benign_val], cache)
+    benign_val, x_bval, dropped_val = _drop_near_harmful(
+        benign_val, x_bval, harmful, x_harm, dup_cosine
+    )
+    return HarmfulSplits(
+        harmful_train, harmful_val, authored, benign_train, benign_val, holdout,
+        x_harm, x_ben, x_bval, dropped_train, dropped_val,
+    )  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -94,27 +142,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dup-cosine", type=float, default=0.85)
     parser.add_argument("--val-share", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--export-heldout", type=Path, default=None)
     parser.add_argument("--cache", type=Path, default=None, help="folder to reuse embeddings")
     args = parser.parse_args(argv)
     if not 0.0 < args.val_share < 1.0:
         parser.error(f"--val-share must be in (0, 1), got {args.val_share}")
 
-    harmful = load_advbench() + load_donotanswer()
-    random.Random(args.seed).shuffle(harmful)
-    num_val = round(len(harmful) * args.val_share)
-    harmful_val, harmful_train = harmful[:num_val], harmful[num_val:]
-    authored = _authored()
-    benign_train, benign_val = _public_benign("train"), _public_benign("validation")
-    seen = {_key(r.text) for r in harmful_train + authored + benign_train}
-    benign_val = [r for r in benign_val if _key(r.text) not in seen]
-    holdout = [r for r in _first_holdout() if _key(r.text) not in seen]
-
-    x_harm = _embed([r.text for r in harmful_train], args.cache)  # (n_harm, 384)
-    x_ben = _embed([r.text for r in benign_train], args.cache)  # (n_ben, 384)
-    benign_train, x_ben, dropped_train = _drop_near_harmful(
-        benign_train, x_ben, harmful, x_harm, args.dup_cosine
-    )
+    d = harmful_splits(args.seed, args.val_share, args.dup_cosine, args.cache)
+    harmful_train, harmful_val, authored = d.harmful_train, d.harmful_val, d.authored
+    benign_train, benign_val, holdout = d.benign_train, d.benign_val, d.holdout
+    x_harm, x_ben, x_bval = d.x_harm, d.x_ben, d.x_bval
+    dropped_train, dropped_val = d.dropped_train, d.dropped_val
     x_auth = _embed([r.text for r in authored], args.cache)
     x_train = np.vstack([x_harm, x_ben, x_auth])
     y_train = np.array([1.0] * len(harmful_train) + [0.0] * (len(benign_train) + len(authored)))
@@ -125,10 +162,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     weight, bias = fit_logistic(x_train, y_train, l2=args.l2, sample_weight=sample_weight)
 
-    x_bval = _embed([r.text for r in benign_val], args.cache)
-    benign_val, x_bval, dropped_val = _drop_near_harmful(
-        benign_val, x_bval, harmful, x_harm, args.dup_cosine
-    )
     val = harmful_val + benign_val + holdout
     x_val = np.vstack(
         [
@@ -169,13 +202,6 @@ def main(argv: list[str] | None = None) -> int:
     LogisticHead(weight, bias, threshold, card).save(args.out)
     print(json.dumps({"out": str(args.out), "threshold": threshold, **card}, indent=2))
     print(f"dropped near-harmful benign rows: train {dropped_train}, validation {dropped_val}")
-
-    if args.export_heldout is not None:
-        args.export_heldout.mkdir(parents=True, exist_ok=True)
-        seen |= {_key(r.text) for r in val}
-        rows = [r for r in load_harmbench() if _key(r.text) not in seen]
-        _export(rows, args.export_heldout / "harmbench.jsonl", args.seed)
-        print(f"held out harmbench: {len(rows)} rows")
     return 0
 
 

@@ -49,15 +49,9 @@ from guardrails.models.tuned_minilm import (
     pool,
 )
 from guardrails.training.fit import rates, threshold_for_fpr
-from guardrails.training.harmful_data import load_advbench, load_donotanswer
 from guardrails.training.public_data import Example, load_split
-from guardrails.training.train_harmful_head import (
-    _authored,
-    _drop_near_harmful,
-    _first_holdout,
-    _public_benign,
-)
-from guardrails.training.train_injection_head import BENIGN_REQUESTS, _embed, _key
+from guardrails.training.train_harmful_head import harmful_splits
+from guardrails.training.train_injection_head import BENIGN_REQUESTS, _key
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_OUT = DATA / "tuned_minilm.npz"
@@ -100,23 +94,10 @@ def build_data(args: argparse.Namespace) -> Data:
     for r in authored:
         put(r.text, 0, 0, args.inj_benign_weight, False)
 
-    # Harmful task, as train_harmful_head.py (same seed, same filter).
-    harmful = load_advbench() + load_donotanswer()
-    random.Random(args.seed).shuffle(harmful)
-    num_val = round(len(harmful) * args.val_share)
-    harmful_val, harmful_train = harmful[:num_val], harmful[num_val:]
-    authored_h = _authored()
-    benign_train, benign_val = _public_benign("train"), _public_benign("validation")
-    seen_h = {_key(r.text) for r in harmful_train + authored_h + benign_train}
-    benign_val = [r for r in benign_val if _key(r.text) not in seen_h]
-    holdout = [r for r in _first_holdout() if _key(r.text) not in seen_h]
-    x_harm = _embed([r.text for r in harmful_train], args.cache)
-    x_ben = _embed([r.text for r in benign_train], args.cache)
-    benign_train, _, dropped = _drop_near_harmful(
-        benign_train, x_ben, harmful, x_harm, args.dup_cosine
-    )
-    x_bval = _embed([r.text for r in benign_val], args.cache)
-    benign_val, _, _ = _drop_near_harmful(benign_val, x_bval, harmful, x_harm, args.dup_cosine)
+    # Harmful task: train_harmful_head.py's rows (same seed, same near-harmful filter).
+    h = harmful_splits(args.seed, args.val_share, args.dup_cosine, args.cache)
+    harmful_train, authored_h, benign_train = h.harmful_train, h.authored, h.benign_train
+    dropped = h.dropped_train
     for r in harmful_train:
         put(r.text, 1, 1, args.harmful_weight, False)
     for r in benign_train:
@@ -145,7 +126,7 @@ def build_data(args: argparse.Namespace) -> Data:
         "near_harmful_dropped": dropped,
         "num_authored": len({r.text for r in authored + authored_h} | set(followups)),
     }
-    return Data(chosen, val_inj, harmful_val + benign_val + holdout, summary)
+    return Data(chosen, val_inj, h.harmful_val + h.benign_val + h.holdout, summary)
 
 
 def _batches(rows: list[Row], tokenizer, batch_size: int, seed: int) -> list[list[Row]]:  # type: ignore[no-untyped-def]
