@@ -23,7 +23,7 @@ def native_bf16() -> bool:
         return False
 
 
-def _pack(weight: torch.Tensor) -> torch.Tensor | None:
+def prepack(weight: torch.Tensor) -> torch.Tensor | None:
     """oneDNN's prepacked copy of a (out, in) bf16 weight, or None where torch lacks the ops."""
     if not torch.backends.mkldnn.is_available():
         return None
@@ -47,7 +47,7 @@ class Bf16Linear(nn.Module):
         self.in_features = linear.in_features
         self.out_features = linear.out_features
         weight = linear.weight.detach().to(torch.bfloat16).contiguous()  # (out, in)
-        self.packed = _pack(weight) if pack else None
+        self.packed = prepack(weight) if pack else None
         # The plain copy is kept only when the packed one is not there: one copy in memory.
         self.weight = weight if self.packed is None else None
         self.bias = None if linear.bias is None else linear.bias.detach().float().clone()

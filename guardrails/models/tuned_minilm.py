@@ -25,7 +25,8 @@ import torch
 from torch import nn
 
 from guardrails.errors import ModelLoadError
-from guardrails.models.bf16_linear import native_bf16, swap_linears
+from guardrails.models.bf16_bert import Bf16Bert
+from guardrails.models.bf16_linear import native_bf16
 from guardrails.models.head import LogisticHead
 
 DEFAULT_ADAPTER = Path(__file__).resolve().parent.parent / "data" / "tuned_minilm.npz"
@@ -196,14 +197,16 @@ class TunedMiniLM:
         self, encoder: nn.Module, tokenizer_path: Path, adapter: Adapter, bf16: bool | None = None
     ) -> None:
         """Takes `encoder` over: the adapters are merged into its own weights, no copy.
-        `bf16`: None runs the merged linear layers in prepacked bf16 (bf16_linear.py) when the
-        CPU multiplies bf16 natively, as the frozen heads' MiniLM does; False keeps fp32."""
+        `bf16`: None runs the merged encoder in bf16 (bf16_bert.py) when the CPU multiplies
+        bf16 natively, as the frozen heads' MiniLM does; False keeps float32."""
         from tokenizers import Tokenizer
 
         self.adapter = adapter
-        self._encoder = merge_lora(encoder, adapter.lora, adapter.scale, copy_first=False).eval()
-        if native_bf16() if bf16 is None else bf16:
-            swap_linears(self._encoder.encoder)  # type: ignore[arg-type]
+        merged = merge_lora(encoder, adapter.lora, adapter.scale, copy_first=False).eval()
+        # The bf16 copy keeps the embedding tables and LayerNorms; the float32 matmul weights
+        # go with `merged`.
+        use_bf16 = native_bf16() if bf16 is None else bf16
+        self._encoder: nn.Module = Bf16Bert(merged) if use_bf16 else merged
         self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(max_length=MAX_LENGTH)
