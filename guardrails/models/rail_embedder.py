@@ -26,4 +26,6 @@ def rail_embedder(embedder: Embedder, bf16: bool | None = None) -> Embedder:
         bf16 = native_bf16()
     if not bf16:
         return embedder
-    return embedder.with_encoder(Bf16Bert(embedder.encoder))  # type: ignore[arg-type]
+    encoder = Bf16Bert(embedder.encoder)  # type: ignore[arg-type]
+    encoder.warm_up(embedder.max_seq_length)
+    return embedder.with_encoder(encoder)  # type: ignore[arg-type]

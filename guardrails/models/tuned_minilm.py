@@ -205,8 +205,11 @@ class TunedMiniLM:
         merged = merge_lora(encoder, adapter.lora, adapter.scale, copy_first=False).eval()
         # The bf16 copy keeps the embedding tables and LayerNorms; the float32 matmul weights
         # go with `merged`.
-        use_bf16 = native_bf16() if bf16 is None else bf16
-        self._encoder: nn.Module = Bf16Bert(merged) if use_bf16 else merged
+        self._encoder: nn.Module = merged
+        if native_bf16() if bf16 is None else bf16:
+            fast = Bf16Bert(merged)
+            fast.warm_up(MAX_LENGTH)
+            self._encoder = fast
         self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(max_length=MAX_LENGTH)
