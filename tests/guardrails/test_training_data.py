@@ -1,0 +1,52 @@
+"""The text files we wrote to train the classifiers stay apart from the files we evaluate on:
+no training line appears (case- and space-insensitively) in the dev set or a hold-out set,
+and no file repeats itself or labels one text both ways."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from guardrails.training.train_injection_head import _key
+
+ROOT = Path(__file__).resolve().parents[2]
+TRAINING = sorted((ROOT / "guardrails" / "training" / "data").glob("*.txt"))
+EVALUATION = [
+    ROOT / "tests" / "guardrails" / "data" / name
+    for name in ("dev.jsonl", "harmful_holdout.jsonl", "harmful_holdout_v2.jsonl",
+                 "harmful_holdout_v3.jsonl")
+]  # fmt: skip
+
+
+def _lines(path: Path) -> list[str]:
+    return [t.strip() for t in path.read_text(encoding="utf-8").splitlines() if t.strip()]
+
+
+def test_the_files_are_there() -> None:
+    names = {p.name for p in TRAINING}
+    assert {"harmful_requests.txt", "benign_lookalikes_2.txt", "benign_followups.txt"} <= names
+    assert all(p.is_file() for p in EVALUATION)
+
+
+@pytest.mark.parametrize("path", TRAINING, ids=lambda p: p.name)
+def test_a_training_file_repeats_no_line(path: Path) -> None:
+    keys = [_key(t) for t in _lines(path)]
+    assert len(keys) == len(set(keys))
+
+
+def test_no_text_is_both_harmful_and_benign_in_training() -> None:
+    harmful = {_key(t) for t in _lines(TRAINING[0].parent / "harmful_requests.txt")}
+    for path in TRAINING:
+        if path.name != "harmful_requests.txt":
+            assert not harmful & {_key(t) for t in _lines(path)}, path.name
+
+
+@pytest.mark.parametrize("path", EVALUATION, ids=lambda p: p.name)
+def test_no_training_line_is_in_an_evaluation_file(path: Path) -> None:
+    trained = {_key(t) for p in TRAINING for t in _lines(p)}
+    rows = [json.loads(line) for line in _lines(path)]
+    assert rows and all(r["label"] in (0, 1) for r in rows)
+    leaked = [r["text"] for r in rows if _key(r["text"]) in trained]
+    assert leaked == []
