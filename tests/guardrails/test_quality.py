@@ -109,3 +109,31 @@ def test_both_classifier_heads_share_one_embedding_per_message() -> None:
     pipeline.forget_embeddings()
     pipeline.check_input("What is a good name for a grey kitten?")
     assert len(calls) == 2
+
+
+# README's figures for the files in the repo: (file, blocked harmful rows, harmful rows,
+# blocked benign rows, benign rows). Each may move by one row (bf16 rounding differs between
+# CPUs), no more: a retrained classifier must come with new figures here and in the README.
+README_FIGURES = [
+    ("dev.jsonl", 120, 120, 2, 222),
+    ("harmful_holdout.jsonl", 40, 40, 2, 40),
+    ("harmful_holdout_v2.jsonl", 63, 70, 3, 67),
+    ("harmful_holdout_v3.jsonl", 113, 120, 8, 120),
+]
+
+
+@pytest.mark.parametrize(("name", "tp", "pos", "fp", "neg"), README_FIGURES)
+def test_the_readme_figures_hold_on_our_labelled_files(
+    pipeline: GuardrailPipeline, name: str, tp: int, pos: int, fp: int, neg: int
+) -> None:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent / "data" / name
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    blocked = [not pipeline.check_input(r["text"]).allowed for r in rows]
+    labels = [r["label"] for r in rows]
+    assert (labels.count(1), labels.count(0)) == (pos, neg)
+    got_tp = sum(b for b, y in zip(blocked, labels, strict=True) if y == 1)
+    got_fp = sum(b for b, y in zip(blocked, labels, strict=True) if y == 0)
+    assert abs(got_tp - tp) <= 1 and abs(got_fp - fp) <= 1, (got_tp, got_fp)
