@@ -63,6 +63,13 @@ class BertConfig:
         return cfg
 
 
+def attention_bias(attention_mask: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """(B, T) mask of 1 for real tokens -> (B, 1, 1, T) additive bias: 0 for real tokens,
+    -inf for padding keys."""
+    bias = torch.zeros(attention_mask.shape, dtype=dtype, device=attention_mask.device)
+    return bias.masked_fill(attention_mask == 0, float("-inf"))[:, None, None, :]
+
+
 class BertEmbeddings(nn.Module):
     def __init__(self, cfg: BertConfig) -> None:
         super().__init__()
@@ -165,9 +172,7 @@ class BertEncoder(nn.Module):
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         # input_ids, attention_mask: (B, T) -> hidden states (B, T, H)
         x = self.embeddings(input_ids)
-        attn_bias = torch.zeros(attention_mask.shape, dtype=x.dtype, device=x.device)
-        attn_bias = attn_bias.masked_fill(attention_mask == 0, float("-inf"))
-        attn_bias = attn_bias[:, None, None, :]  # (B, 1, 1, T)
+        attn_bias = attention_bias(attention_mask, x.dtype)  # (B, 1, 1, T)
         for layer in self.encoder.layer:
             x = layer(x, attn_bias)
         return x

@@ -6,8 +6,8 @@ each layer runs three attention projections and a separate GELU. Here each layer
 oneDNN matmuls on prepacked bf16 weights: query/key/value fused into one, the bias folded into
 every matmul and the GELU into the first feed-forward one. Activations stay bf16 from a
 layer's input cast to its two residual adds, which (with the LayerNorms) stay float32.
-Measured on one core of this CPU: ~1.7x faster than the swap at 160 tokens, ~1.2x at 20; the
-embeddings agree with float32 to a cosine of at least 0.9999 (README, Guardrails).
+Measured on one core of this CPU: 1.2x faster than the swap at 12 tokens, 1.3-1.5x at 80-256;
+the embeddings agree with float32 to a cosine of at least 0.9999 (README, Guardrails).
 
 The copy shares the source encoder's embedding tables and LayerNorms; it holds its own bf16
 matmul weights and never changes after construction (safe to call from several threads).
@@ -23,6 +23,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from guardrails.models.bf16_linear import prepack
+from retrieval.bert import attention_bias
 
 # Token counts are padded up to a multiple of this. oneDNN builds (JIT-compiles) a kernel for
 # every matmul shape it meets, which roughly doubles that call's time, and keeps 1,024 of them:
@@ -90,7 +91,6 @@ class Bf16Bert(nn.Module):
     def __init__(self, encoder: BertEncoder) -> None:
         super().__init__()
         self.config = encoder.config
-        self.max_positions = encoder.config.max_position_embeddings
         self.embeddings = encoder.embeddings  # shared, float32
         self._layers = [_Layer(layer) for layer in encoder.encoder.layer]  # type: ignore[arg-type]
         for i, layer in enumerate(self._layers):  # registered so .eval()/.to() see the norms
@@ -100,16 +100,15 @@ class Bf16Bert(nn.Module):
     def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
         # input_ids, attention_mask: (B, T) -> hidden states (B, T, H)
         B, T = input_ids.shape
-        padded = max(T, min(-(-T // LENGTH_STEP) * LENGTH_STEP, self.max_positions))
-        if padded != T:  # padding keys are masked out, padding rows cut off at the end
+        limit = self.config.max_position_embeddings
+        padded = max(T, min(-(-T // LENGTH_STEP) * LENGTH_STEP, limit))
+        if padded != T:  # padding keys are masked out, padding positions cut off at the end
             input_ids = F.pad(input_ids, (0, padded - T))
             attention_mask = F.pad(attention_mask, (0, padded - T))
         x = self.embeddings(input_ids)
-        attn_bias = None  # no padding: every key is attended to
-        if not bool(attention_mask.all()):
-            attn_bias = torch.zeros(attention_mask.shape, dtype=torch.bfloat16)
-            attn_bias = attn_bias.masked_fill(attention_mask == 0, float("-inf"))
-            attn_bias = attn_bias[:, None, None, :]  # (B, 1, 1, T)
+        # No padding (a length already a multiple of the step): no mask at all.
+        mask_all = bool(attention_mask.all())
+        attn_bias = None if mask_all else attention_bias(attention_mask, torch.bfloat16)
         for layer in self._layers:
             x = layer(x, attn_bias)
         return x[:, :T]
@@ -118,6 +117,7 @@ class Bf16Bert(nn.Module):
         """Runs one row of every padded length up to `max_length`, so oneDNN has built its
         kernels for each before the first message (~0.5 s for MiniLM's 256)."""
         with torch.inference_mode():
-            for length in range(LENGTH_STEP, min(max_length, self.max_positions) + 1, LENGTH_STEP):
+            limit = min(max_length, self.config.max_position_embeddings)
+            for length in range(LENGTH_STEP, limit + 1, LENGTH_STEP):
                 ids = torch.ones((1, length), dtype=torch.long)
                 self(ids, torch.ones_like(ids))

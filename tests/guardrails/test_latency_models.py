@@ -136,31 +136,20 @@ def test_bf16_bert_computes_the_float32_encoder(packed: bool, monkeypatch) -> No
     them) compute the encoder's layers: a random tiny BERT, float32 against bf16, one row
     padded (the attention-mask path)."""
     from guardrails.models import bf16_bert
-    from retrieval.bert import BertConfig, BertEncoder
+    from tests.guardrails.test_tuned_classifier import tiny_encoder
 
     if not packed:
         monkeypatch.setattr(bf16_bert, "prepack", lambda weight: None)
-    torch.manual_seed(0)
-    cfg = BertConfig(
-        vocab_size=50,
-        hidden_size=32,
-        num_layers=2,
-        num_heads=4,
-        intermediate_size=64,
-        max_position_embeddings=20,  # 7 tokens pad to 16; 32 would pass the table's end
-        type_vocab_size=2,
-        layer_norm_eps=1e-12,
-    )
-    ref = BertEncoder(cfg).eval()
+    ref = tiny_encoder()  # its position table ends at 16: 7 tokens pad to 16, no further
     ids = torch.randint(1, 50, (2, 7))
     mask = torch.ones(2, 7, dtype=torch.long)
     mask[1, 5:] = 0
     fast = bf16_bert.Bf16Bert(ref)
     assert (fast._layers[0].qkv.packed is None) is not packed
     with torch.inference_mode():
-        want, got = ref(ids, mask), fast(ids, mask)  # (2, 7, 32)
+        want, got = ref(ids, mask), fast(ids, mask)  # (2, 7, 16)
         alone = fast(ids[1:, :5], mask[1:, :5])  # the padded row without its padding
-        fast.warm_up(64)  # length 16 only (the position table ends at 20); changes nothing
+        fast.warm_up(64)  # length 16 only (the end of the position table); changes nothing
         assert torch.equal(fast(ids, mask), got)
     real = mask.bool()
     np.testing.assert_allclose(got[real].numpy(), want[real].numpy(), atol=0.05)
