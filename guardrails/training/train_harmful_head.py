@@ -44,8 +44,8 @@ from guardrails.training.harmful_data import (
     load_authored_harmful,
     load_donotanswer,
 )
-from guardrails.training.public_data import Example, load_split
-from guardrails.training.train_injection_head import _embed, _key
+from guardrails.training.public_data import Example, load_split, text_key
+from guardrails.training.train_injection_head import _embed
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE.parent / "data" / "harmful_head.npz"
@@ -88,8 +88,8 @@ def _drop_near_harmful(
 ) -> tuple[list[Example], np.ndarray, int]:
     """Drops benign rows that contain a harmful row's text or whose embedding is within
     `cosine` of one."""
-    keys = [_key(r.text) for r in harmful]
-    quoted = np.array([any(k in _key(r.text) for k in keys) for r in rows], dtype=bool)
+    keys = [text_key(r.text) for r in harmful]
+    quoted = np.array([any(k in text_key(r.text) for k in keys) for r in rows], dtype=bool)
     keep = ((x @ x_harmful.T).max(axis=1) < cosine) & ~quoted  # (n,)
     return [r for r, k in zip(rows, keep, strict=True) if k], x[keep], int((~keep).sum())
 
@@ -126,9 +126,9 @@ def harmful_splits(
     num_val = round(len(authored) * val_share)
     authored_val, authored = authored[:num_val], authored[num_val:]
     benign_train, benign_val = _public_benign("train"), _public_benign("validation")
-    seen = {_key(r.text) for r in harmful_train + authored + benign_train}
-    benign_val = [r for r in benign_val if _key(r.text) not in seen]
-    holdout = [r for r in _first_holdout() if _key(r.text) not in seen]
+    seen = {text_key(r.text) for r in harmful_train + authored + benign_train}
+    benign_val = [r for r in benign_val if text_key(r.text) not in seen]
+    holdout = [r for r in _first_holdout() if text_key(r.text) not in seen]
     x_harm = _embed([r.text for r in harmful_train], cache)
     x_ben = _embed([r.text for r in benign_train], cache)
     benign_train, x_ben, dropped_train = _drop_near_harmful(
@@ -144,6 +144,21 @@ def harmful_splits(
     )  # fmt: skip
 
 
+def _share(value: str) -> float:
+    share = float(value)
+    if not 0.0 < share < 1.0:
+        raise argparse.ArgumentTypeError(f"must be in (0, 1), got {share}")
+    return share
+
+
+def add_split_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of `harmful_splits`, for this script and the tuned classifier's."""
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--val-share", type=_share, default=0.2)
+    parser.add_argument("--dup-cosine", type=float, default=0.85)
+    parser.add_argument("--cache", type=Path, default=None, help="folder to reuse embeddings")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -151,13 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-fpr", type=float, default=0.005)
     parser.add_argument("--benign-weight", type=float, default=5.0)
     parser.add_argument("--harmful-weight", type=float, default=4.0)
-    parser.add_argument("--dup-cosine", type=float, default=0.85)
-    parser.add_argument("--val-share", type=float, default=0.2)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--cache", type=Path, default=None, help="folder to reuse embeddings")
+    add_split_arguments(parser)
     args = parser.parse_args(argv)
-    if not 0.0 < args.val_share < 1.0:
-        parser.error(f"--val-share must be in (0, 1), got {args.val_share}")
 
     d = harmful_splits(args.seed, args.val_share, args.dup_cosine, args.cache)
     harmful_train, harmful_val, authored = d.harmful_train, d.harmful_val, d.authored

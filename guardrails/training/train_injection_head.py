@@ -8,33 +8,27 @@ public sets have almost no benign requests of that kind and the head otherwise b
 None of them is in tests/guardrails/data/dev.jsonl. The threshold is chosen on the `validation`
 splits (lowest one with a false-positive rate <= --max-fpr; 0.03 leaves the whole input
 pipeline, rules and the other model rails included, at about 0.04 there). The `test` splits are
-never read for fitting or choosing;
-`--export-heldout DIR` writes them (minus any text that also occurs in train or validation) as
-evaluation JSONL for `python -m guardrails.evaluate`.
+never read here; `python -m guardrails.training.export_heldout DIR` writes them as evaluation
+JSONL.
 
-    python -m guardrails.training.train_injection_head [--out PATH] [--export-heldout DIR]
+    python -m guardrails.training.train_injection_head [--out PATH]
 
-Deterministic: Newton's method has no randomness; --seed only orders the export files.
+Deterministic: Newton's method has no randomness.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
 from pathlib import Path
 
 import numpy as np
 
 from guardrails.training.fit import fit_logistic, rates, threshold_for_fpr
-from guardrails.training.public_data import Example, load_split
+from guardrails.training.public_data import Example, load_split, text_key
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "data" / "injection_head.npz"
 BENIGN_REQUESTS = Path(__file__).resolve().parent / "data" / "benign_requests.txt"
-
-
-def _key(text: str) -> str:
-    return " ".join(text.lower().split())
 
 
 def _embed(texts: list[str], cache: Path | None) -> np.ndarray:
@@ -54,35 +48,21 @@ def _embed(texts: list[str], cache: Path | None) -> np.ndarray:
     return out
 
 
-def _export(rows: list[Example], path: Path, seed: int) -> None:
-    order = list(range(len(rows)))
-    random.Random(seed).shuffle(order)
-    with path.open("w", encoding="utf-8") as f:
-        for i in order:
-            r = rows[i]
-            record = {"text": r.text, "label": r.label, "source": r.source, "category": r.category}
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--max-fpr", type=float, default=0.03)
     parser.add_argument("--benign-weight", type=float, default=20.0)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--export-heldout", type=Path, default=None)
     parser.add_argument("--cache", type=Path, default=None, help="folder to reuse embeddings")
     args = parser.parse_args(argv)
 
-    train, val, test = (load_split(s) for s in ("train", "validation", "test"))
+    train, val = load_split("train"), load_split("validation")
     lines = BENIGN_REQUESTS.read_text(encoding="utf-8").splitlines()
     authored = [Example(t.strip(), 0, "authored", "benign") for t in lines if t.strip()]
-    seen = {_key(r.text) for r in train + authored}
+    seen = {text_key(r.text) for r in train + authored}
     # A validation text that also occurs in train would flatter the threshold choice.
-    val = [r for r in val if _key(r.text) not in seen]
-    seen |= {_key(r.text) for r in val}
-    heldout = [r for r in test if _key(r.text) not in seen]
+    val = [r for r in val if text_key(r.text) not in seen]
 
     x_train = np.vstack(
         [_embed([r.text for r in train], args.cache), _embed([r.text for r in authored], None)]
@@ -110,13 +90,6 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     LogisticHead(weight, bias, threshold, card).save(args.out)
     print(json.dumps({"out": str(args.out), "threshold": threshold, **card}, indent=2))
-
-    if args.export_heldout is not None:
-        args.export_heldout.mkdir(parents=True, exist_ok=True)
-        for source in ("s-labs", "neuralchemy"):
-            rows = [r for r in heldout if r.source == source]
-            _export(rows, args.export_heldout / f"{source}-test.jsonl", args.seed)
-            print(f"held out {source}: {len(rows)} rows")
     return 0
 
 

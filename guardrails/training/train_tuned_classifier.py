@@ -50,9 +50,8 @@ from guardrails.models.tuned_minilm import (
     pool,
 )
 from guardrails.training.fit import rates, threshold_for_fpr
-from guardrails.training.public_data import Example, load_split
-from guardrails.training.train_harmful_head import harmful_splits
-from guardrails.training.train_injection_head import _key
+from guardrails.training.public_data import Example, load_split, text_key
+from guardrails.training.train_harmful_head import add_split_arguments, harmful_splits
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_OUT = DATA / "tuned_minilm.npz"
@@ -93,8 +92,8 @@ def build_data(args: argparse.Namespace) -> Data:
     # trains on (requests and lookalikes are benign for both tasks; the share it validates on
     # stays out of training altogether).
     train, val = load_split("train"), load_split("validation")
-    seen = {_key(r.text) for r in train + authored_h}
-    val_inj = [r for r in val if _key(r.text) not in seen]
+    seen = {text_key(r.text) for r in train + authored_h}
+    val_inj = [r for r in val if text_key(r.text) not in seen]
     for r in train:
         put(r.text, 0, r.label, 1.0, True)
     for r in authored_h:
@@ -228,10 +227,7 @@ def _scores(model: TunedMiniLM, texts: list[str], task: int) -> np.ndarray:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    parser.add_argument("--cache", type=Path, default=None, help="folder to reuse embeddings")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--val-share", type=float, default=0.2)
-    parser.add_argument("--dup-cosine", type=float, default=0.85)
+    add_split_arguments(parser)
     parser.add_argument("--inj-benign-weight", type=float, default=20.0)
     parser.add_argument("--harmful-weight", type=float, default=4.0)
     parser.add_argument("--harm-benign-weight", type=float, default=5.0)
@@ -242,13 +238,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--head-lr", type=float, default=1e-2)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--max-length", type=int, default=128)
-    parser.add_argument("--epochs", type=int, default=1)
+    parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--max-steps", type=int, default=0, help="stop early (timing runs)")
     parser.add_argument("--inj-max-fpr", type=float, default=0.03)
     parser.add_argument("--harm-max-fpr", type=float, default=0.01)
     args = parser.parse_args(argv)
-    if not 0.0 < args.val_share < 1.0:
-        parser.error(f"--val-share must be in (0, 1), got {args.val_share}")
     if args.rank < 1 or args.public_rows < 0 or args.epochs < 1:
         parser.error("--rank and --epochs must be >= 1, --public-rows >= 0")
 

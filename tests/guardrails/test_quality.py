@@ -8,6 +8,8 @@ sets hold almost none of them. The first two texts are the ones that were blocke
 from __future__ import annotations
 
 import importlib.util
+import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -126,9 +128,6 @@ README_FIGURES = [
 def test_the_readme_figures_hold_on_our_labelled_files(
     pipeline: GuardrailPipeline, name: str, tp: int, pos: int, fp: int, neg: int
 ) -> None:
-    import json
-    from pathlib import Path
-
     path = Path(__file__).parent / "data" / name
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     blocked = [not pipeline.check_input(r["text"]).allowed for r in rows]

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from guardrails.training.train_injection_head import _key
+from guardrails.training.harmful_data import AUTHORED_HARMFUL
+from guardrails.training.public_data import text_key
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAINING = sorted((ROOT / "guardrails" / "training" / "data").glob("*.txt"))
@@ -32,21 +33,21 @@ def test_the_files_are_there() -> None:
 
 @pytest.mark.parametrize("path", TRAINING, ids=lambda p: p.name)
 def test_a_training_file_repeats_no_line(path: Path) -> None:
-    keys = [_key(t) for t in _lines(path)]
+    keys = [text_key(t) for t in _lines(path)]
     assert len(keys) == len(set(keys))
 
 
 def test_no_text_is_both_harmful_and_benign_in_training() -> None:
-    harmful = {_key(t) for t in _lines(TRAINING[0].parent / "harmful_requests.txt")}
+    harmful = {text_key(t) for t in _lines(AUTHORED_HARMFUL)}
     for path in TRAINING:
         if path.name != "harmful_requests.txt":
-            assert not harmful & {_key(t) for t in _lines(path)}, path.name
+            assert not harmful & {text_key(t) for t in _lines(path)}, path.name
 
 
 @pytest.mark.parametrize("path", EVALUATION, ids=lambda p: p.name)
 def test_no_training_line_is_in_an_evaluation_file(path: Path) -> None:
-    trained = {_key(t) for p in TRAINING for t in _lines(p)}
+    trained = {text_key(t) for p in TRAINING for t in _lines(p)}
     rows = [json.loads(line) for line in _lines(path)]
     assert rows and all(r["label"] in (0, 1) for r in rows)
-    leaked = [r["text"] for r in rows if _key(r["text"]) in trained]
+    leaked = [r["text"] for r in rows if text_key(r["text"]) in trained]
     assert leaked == []
