@@ -100,6 +100,8 @@ WEAPONS = HarmCategory(
         r"\b(?:bomb|explosives?) (?:disposal|squad|detection|detector|sniffing)",
         r"\b(?:history|historically|manhattan project|what caused|world war)\b",
         r"\bbomb(?:ed)? (?:the|my|an?) (?:exam|test|interview|audition)",
+        r"\b(?:anthrax|ricin|sarin|nerve agents?|mustard gas)\s+(?:vaccines?|antidotes?|"
+        r"treatment|exposure|poisoning)\b",
     ),
 )
 
@@ -138,6 +140,8 @@ VIOLENCE = HarmCategory(
         r"\b(?:kill|terminate)\s+(?:a |the |all |my )?(?:\w+\s+)?(?:process|thread|job|task|"
         r"server|container|session|weeds?|mold|bacteria|pests?|rats?|mice|insects?|boss)\b",
         r"\b(?:novel|story|fiction|game|chess|elden ring|call of duty|movie|screenplay)\b",
+        r"\b(?:vigil|memorial|victims of|survivors of|after (?:an?|the) (?:attack|shooting|"
+        r"bombing))\b",
     ),
 )
 
@@ -165,7 +169,12 @@ SELF_HARM = HarmCategory(
         r"\bwhich (?:suicide )?method\b.{0,20}\b(?:quickest|fastest|best|painless)",
         r"\bsuicide method",
     ),
-    _c(r"\b(?:help (?:her|him|them|my|a)|warning signs|hotline|prevent|talk to|cope|therapy)\b"),
+    _c(
+        r"\b(?:help (?:her|him|them|my|a)|warning signs|hotline|prevent|talk to|cope|therapy)\b",
+        # Someone on the receiving end: "my son got messages telling him to kill himself".
+        r"\b(?:got|gets|getting|received?|receiving)\b.{0,30}\b(?:messages?|texts?|comments?|"
+        r"dms?)\b.{0,20}\btelling\b",
+    ),
 )
 
 MALWARE = HarmCategory(
@@ -237,7 +246,7 @@ DRUGS_AND_FRAUD = HarmCategory(
     _c(
         r"\b(?:health risks|risks of|dangers of|effects of|addiction|treatment|recovery|"
         r"overdose symptoms|why is|detect\w*|spot|recogni[sz]e|identify|tell if|prevent\w*|"
-        r"report)\b",
+        r"report|in history|history of|historically)\b",
     ),
 )
 
