@@ -140,6 +140,8 @@ def test_bf16_bert_computes_the_float32_encoder(packed: bool, monkeypatch) -> No
 
     if not packed:
         monkeypatch.setattr(bf16_bert, "prepack", lambda weight: None)
+    elif bf16_bert.prepack(torch.zeros(8, 8, dtype=torch.bfloat16)) is None:
+        pytest.skip("this CPU or torch build has no oneDNN bf16 prepacked matmul")
     ref = tiny_encoder()  # its position table ends at 16: 7 tokens pad to 16, no further
     ids = torch.randint(1, 50, (2, 7))
     mask = torch.ones(2, 7, dtype=torch.long)
