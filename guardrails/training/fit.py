@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 
@@ -53,3 +55,68 @@ def rates(scores: np.ndarray, y: np.ndarray, threshold: float) -> dict[str, floa
         "f1": round(f1, 4),
         "fpr": round(fp / (fp + tn) if fp + tn else 0.0, 4),
     }
+
+
+@dataclass(frozen=True)
+class JointChoice:
+    """Thresholds for the two classifier rails and what they give on the validation rows."""
+
+    injection: float
+    harmful: float
+    recall: dict[str, float]  # per group of rows to block
+    fpr: dict[str, float]  # per group of benign rows
+
+
+def joint_thresholds(
+    s_inj: np.ndarray,
+    s_harm: np.ndarray,
+    other: np.ndarray,
+    label: np.ndarray,
+    group: np.ndarray,
+    max_fpr: float,
+) -> JointChoice | None:
+    """Thresholds for two rails that block together: a row is blocked when s_inj >= t_inj, or
+    s_harm >= t_harm, or `other` (another rail blocks it). Every group of benign rows (label 0,
+    `group` names the source) keeps a false-positive rate <= max_fpr; among the pairs that do,
+    the one with the highest mean recall over the groups of rows to block wins (then the fewest
+    false positives). All arrays are (n,). None when no pair keeps every cap.
+
+    The candidates for t_inj are the points just above each of the highest benign injection
+    scores, as many as the caps could let through (between two benign scores, the lowest
+    threshold blocks most); for each, the lowest t_harm that keeps every cap comes straight from
+    the sorted benign harmful scores, so the search is a few hundred sorts, not a grid."""
+    s_inj, s_harm = s_inj.astype(np.float64), s_harm.astype(np.float64)
+    benign = label == 0
+    pos_groups = sorted(set(group[~benign].tolist()))
+    ben_groups = sorted(set(group[benign].tolist()))
+    budget = sum(int(np.floor(max_fpr * (benign & (group == g)).sum())) for g in ben_groups)
+    highest = np.sort(s_inj[benign])[::-1][: budget + 1]
+    t_injs = np.unique(np.nextafter(highest, np.inf))
+    best: tuple[tuple[float, int], float, float] | None = None
+    for t_inj in t_injs:
+        base = other | (s_inj >= t_inj)  # (n,)
+        t_harm = 1e-6  # a rail threshold lies in (0, 1)
+        for g in ben_groups:
+            rows = benign & (group == g)
+            allowed = int(np.floor(max_fpr * rows.sum())) - int((base & rows).sum())
+            if allowed < 0:
+                break
+            rest = np.sort(s_harm[rows & ~base])[::-1]
+            if allowed < len(rest):
+                t_harm = max(t_harm, float(np.nextafter(rest[allowed], np.inf)))
+        else:
+            blocked = base | (s_harm >= t_harm)
+            recall = np.mean([blocked[~benign & (group == g)].mean() for g in pos_groups])
+            key = (float(recall), -int((blocked & benign).sum()))
+            if best is None or key > best[0]:
+                best = (key, float(t_inj), t_harm)
+    if best is None:
+        return None
+    _, t_inj, t_harm = best
+    blocked = other | (s_inj >= t_inj) | (s_harm >= t_harm)
+    return JointChoice(
+        injection=t_inj,
+        harmful=t_harm,
+        recall={g: round(float(blocked[~benign & (group == g)].mean()), 4) for g in pos_groups},
+        fpr={g: round(float(blocked[benign & (group == g)].mean()), 4) for g in ben_groups},
+    )

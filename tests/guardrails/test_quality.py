@@ -117,10 +117,10 @@ def test_both_classifier_heads_share_one_embedding_per_message() -> None:
 # blocked benign rows, benign rows). Each may move by one row (bf16 rounding differs between
 # CPUs), no more: a retrained classifier must come with new figures here and in the README.
 README_FIGURES = [
-    ("dev.jsonl", 120, 120, 2, 222),
-    ("harmful_holdout.jsonl", 40, 40, 2, 40),
-    ("harmful_holdout_v2.jsonl", 63, 70, 3, 67),
-    ("harmful_holdout_v3.jsonl", 113, 120, 8, 120),
+    ("dev.jsonl", 120, 120, 3, 222),
+    ("harmful_holdout.jsonl", 40, 40, 1, 40),
+    ("harmful_holdout_v2.jsonl", 60, 70, 0, 67),
+    ("harmful_holdout_v3.jsonl", 110, 120, 4, 120),
 ]
 
 

@@ -1,6 +1,7 @@
 """The text files we wrote to train the classifiers stay apart from the files we evaluate on:
-no training line appears (case- and space-insensitively) in the dev set or a hold-out set,
-and no file repeats itself or labels one text both ways."""
+no training line appears (case- and space-insensitively) in the dev set, a hold-out set or the
+validation rows thresholds are chosen on, and no file repeats itself or labels one text both
+ways."""
 
 from __future__ import annotations
 
@@ -9,15 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from guardrails.training.harmful_data import AUTHORED_HARMFUL
+from guardrails.training.harmful_data import AUTHORED_HARMFUL, VALIDATION
 from guardrails.training.public_data import text_key
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAINING = sorted((ROOT / "guardrails" / "training" / "data").glob("*.txt"))
 EVALUATION = [
-    ROOT / "tests" / "guardrails" / "data" / name
-    for name in ("dev.jsonl", "harmful_holdout.jsonl", "harmful_holdout_v2.jsonl",
-                 "harmful_holdout_v3.jsonl")
+    *(
+        ROOT / "tests" / "guardrails" / "data" / name
+        for name in ("dev.jsonl", "harmful_holdout.jsonl", "harmful_holdout_v2.jsonl",
+                     "harmful_holdout_v3.jsonl")
+    ),
+    VALIDATION,
 ]  # fmt: skip
 
 
@@ -27,7 +31,7 @@ def _lines(path: Path) -> list[str]:
 
 def test_the_files_are_there() -> None:
     names = {p.name for p in TRAINING}
-    assert {"harmful_requests.txt", "benign_lookalikes_2.txt", "benign_followups.txt"} <= names
+    assert {p.name for p in AUTHORED_HARMFUL} | {"benign_lookalikes_3.txt"} <= names
     assert all(p.is_file() for p in EVALUATION)
 
 
@@ -38,9 +42,9 @@ def test_a_training_file_repeats_no_line(path: Path) -> None:
 
 
 def test_no_text_is_both_harmful_and_benign_in_training() -> None:
-    harmful = {text_key(t) for t in _lines(AUTHORED_HARMFUL)}
+    harmful = {text_key(t) for p in AUTHORED_HARMFUL for t in _lines(p)}
     for path in TRAINING:
-        if path.name != "harmful_requests.txt":
+        if path not in AUTHORED_HARMFUL:
             assert not harmful & {text_key(t) for t in _lines(path)}, path.name
 
 

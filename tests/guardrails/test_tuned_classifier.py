@@ -119,7 +119,7 @@ def test_shipped_adapter_is_small_and_loads_without_pickle() -> None:
     assert len(adapter.lora) == 2 * 6 * len(TARGETS)
     assert all(0.0 < h.threshold < 1.0 for h in adapter.heads)
     assert [h.weight.shape for h in adapter.heads] == [(384,), (384,)]
-    assert "trained_on" in adapter.card and "validation" in adapter.card
+    assert "trained_on" in adapter.card and "validation_recall" in adapter.card
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,169 @@
+"""Chooses the tuned classifier's two thresholds together, for the input pipeline as a whole.
+
+A message is blocked when any input rail blocks it, so the false positives of the injection
+head, the harmful-request head, the rules and NanoGuard add up. The thresholds are chosen on
+validation rows only (never HarmBench, a `test` split or hold-outs v2/v3), by `joint_thresholds`:
+on each group of benign rows the whole pipeline's false-positive rate stays <= --max-fpr, and
+the mean recall over the groups of rows to block is the highest.
+
+Groups (texts seen in training left out, as in the trainers):
+- to block: "injection" (the attacks of both public `validation` splits), "harmful" (the
+  harmful rows' validation share and the harmful rows of tests/guardrails/data/
+  harmful_holdout.jsonl), "validation-authored" (data/validation_requests.jsonl's harmful rows);
+- benign: "s-labs" and "neuralchemy" (the benign rows of their `validation` splits, less those
+  close to a harmful training row: train_harmful_head.py's filter), "authored" (our benign
+  files' validation share and harmful_holdout.jsonl's benign rows), "validation-authored"
+  (validation_requests.jsonl's benign look-alikes).
+
+    python -m guardrails.training.thresholds [--adapter PATH] [--max-fpr 0.05] [--cache DIR]
+
+rewrites the adapter's thresholds (the trainer calls `rethreshold` on the file it writes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from guardrails.base import Action
+from guardrails.training.fit import JointChoice, joint_thresholds
+from guardrails.training.harmful_data import load_validation_requests
+from guardrails.training.public_data import load_split, text_key
+from guardrails.training.train_harmful_head import add_split_arguments, harmful_splits
+
+OTHER_RAILS = ("deny_list", "injection_rules", "harmful", "injection_model")
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationRow:
+    text: str
+    label: int  # 1 = should be blocked
+    group: str
+
+
+def validation_rows(
+    seed: int, val_share: float, dup_cosine: float, cache: Path | None
+) -> list[ValidationRow]:
+    h = harmful_splits(seed, val_share, dup_cosine, cache)
+    seen = {text_key(r.text) for r in h.harmful_train + h.authored + h.benign_train}
+    seen |= {text_key(r.text) for r in load_split("train")}
+    kept_benign = {text_key(r.text) for r in h.benign_val}
+    rows: dict[str, ValidationRow] = {}
+
+    def put(text: str, label: int, group: str) -> None:
+        key = text_key(text)
+        if key not in seen and key not in rows:
+            rows[key] = ValidationRow(text, label, group)
+
+    for r in h.harmful_val:
+        put(r.text, 1, "harmful")
+    for r in h.holdout:
+        put(r.text, r.label, "harmful" if r.label else "authored")
+    for r in h.authored_val:
+        put(r.text, 0, "authored")
+    for r in load_validation_requests():
+        put(r.text, r.label, "validation-authored")
+    for r in load_split("validation"):
+        if r.label == 1:
+            put(r.text, 1, "injection")
+        elif r.category not in ("", "benign") or text_key(r.text) in kept_benign:
+            # A benign-category row missing from h.benign_val was close to a harmful training
+            # row (an AdvBench behaviour with a suffix, say): not counted either way.
+            put(r.text, 0, r.source)
+    return list(rows.values())
+
+
+def rail_scores(
+    rows: list[ValidationRow], adapter: Path
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(injection scores, harmful scores, blocked by another input rail), each (n,), as the
+    deployed rails compute them (pieces, bf16 encoder, NanoGuard behind its gate)."""
+    from guardrails.models.tuned_minilm import TunedMiniLM
+    from guardrails.pipeline import GuardrailPipeline
+    from guardrails.rails.head_classifier import split_pieces
+    from guardrails.settings import GuardrailSettings
+
+    model = TunedMiniLM.load(adapter)
+    settings = GuardrailSettings()
+    others = [
+        rail
+        for rail in GuardrailPipeline.from_settings(
+            dataclasses.replace(settings, input_rails=OTHER_RAILS)
+        ).input_rails
+    ]
+    n = len(rows)
+    s_inj, s_harm, other = np.empty(n), np.empty(n), np.zeros(n, dtype=bool)
+    for i, row in enumerate(rows):
+        vecs = model.embed(split_pieces(row.text))  # (P, H)
+        s_inj[i] = float(np.max(model.heads[0].score(vecs)))
+        s_harm[i] = float(np.max(model.heads[1].score(vecs)))
+        for rail in others:
+            if rail.name == "injection_model" and s_inj[i] < settings.injection_model_gate:
+                continue  # the pipeline skips NanoGuard below its gate
+            if rail.check(row.text).action is Action.BLOCK:
+                other[i] = True
+                break
+    return s_inj, s_harm, other
+
+
+def choose(rows: list[ValidationRow], adapter: Path, max_fpr: float) -> JointChoice:
+    s_inj, s_harm, other = rail_scores(rows, adapter)
+    label = np.array([r.label for r in rows])
+    group = np.array([r.group for r in rows])
+    choice = joint_thresholds(s_inj, s_harm, other, label, group, max_fpr)
+    if choice is None:
+        raise SystemExit(f"no thresholds keep every benign group at or below {max_fpr}")
+    return choice
+
+
+def rethreshold(
+    adapter: Path, max_fpr: float, seed: int, val_share: float, dup_cosine: float, cache: Path | None
+) -> dict:
+    """Writes the chosen thresholds into the adapter file; returns what goes on its card."""
+    from guardrails.models.head import LogisticHead
+    from guardrails.models.tuned_minilm import Adapter
+
+    rows = validation_rows(seed, val_share, dup_cosine, cache)
+    choice = choose(rows, adapter, max_fpr)
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[f"{r.group}/{r.label}"] = counts.get(f"{r.group}/{r.label}", 0) + 1
+    report = {
+        "threshold_from": f"validation rows, whole-pipeline FPR <= {max_fpr} on each benign "
+        "group, mean recall over the groups to block (guardrails/training/thresholds.py)",
+        "validation_rows": counts,
+        "validation_recall": choice.recall,
+        "validation_fpr": choice.fpr,
+    }
+    a = Adapter.load(adapter)
+    heads = tuple(
+        LogisticHead(h.weight, h.bias, t, {})
+        for h, t in zip(a.heads, (choice.injection, choice.harmful), strict=True)
+    )
+    card = {k: v for k, v in a.card.items() if k != "validation"} | report
+    Adapter(a.lora, a.scale, (heads[0], heads[1]), card).save(adapter)
+    return {"thresholds": [choice.injection, choice.harmful], **report}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from guardrails.models.tuned_minilm import DEFAULT_ADAPTER
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--adapter", type=Path, default=DEFAULT_ADAPTER)
+    parser.add_argument("--max-fpr", type=float, default=0.05)
+    add_split_arguments(parser)
+    args = parser.parse_args(argv)
+    out = rethreshold(
+        args.adapter, args.max_fpr, args.seed, args.val_share, args.dup_cosine, args.cache
+    )
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,74 @@
+"""The training helpers' numerics: logistic fit, one threshold for a false-positive budget, and
+the two classifier thresholds chosen together for the whole input pipeline."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from guardrails.training.fit import fit_logistic, joint_thresholds, threshold_for_fpr
+
+
+def test_logistic_fit_separates_two_clusters() -> None:
+    rng = np.random.default_rng(0)
+    x = np.vstack([rng.normal(-2, 0.5, (50, 3)), rng.normal(2, 0.5, (50, 3))])
+    y = np.array([0.0] * 50 + [1.0] * 50)
+    w, b = fit_logistic(x, y, l2=0.1)
+    assert (((x @ w + b) > 0) == (y == 1)).all()
+
+
+def test_threshold_for_fpr_lets_through_the_allowed_benign_rows() -> None:
+    scores = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 0.97])
+    y = np.array([0] * 10 + [1, 1])
+    t = threshold_for_fpr(scores, y, max_fpr=0.1)  # one benign row of ten may be blocked
+    assert 0.9 < t <= np.nextafter(0.9, 1.0)
+    assert ((scores >= t) & (y == 0)).sum() == 1
+
+
+def _rows() -> dict[str, np.ndarray]:
+    # Ten benign rows in each of two groups, and two groups of rows to block: "inj" rows score
+    # high on the injection head only, "harm" rows on the harmful head only.
+    s_inj = np.array([0.1] * 8 + [0.47, 0.5] + [0.1] * 10 + [0.9, 0.8, 0.45] + [0.1, 0.1, 0.1])
+    s_harm = np.array([0.2] * 10 + [0.2] * 9 + [0.6] + [0.1, 0.1, 0.1] + [0.9, 0.7, 0.55])
+    label = np.array([0] * 20 + [1] * 6)
+    group = np.array(["a"] * 10 + ["b"] * 10 + ["inj"] * 3 + ["harm"] * 3)
+    return {"s_inj": s_inj, "s_harm": s_harm, "label": label, "group": group}
+
+
+def test_joint_thresholds_spend_each_groups_budget_where_it_buys_recall() -> None:
+    d = _rows()
+    other = np.zeros(26, dtype=bool)
+    choice = joint_thresholds(
+        d["s_inj"], d["s_harm"], other, d["label"], d["group"], max_fpr=0.1
+    )
+    assert choice is not None
+    # Catching the 0.45 attack would block two of group a's rows (0.47, 0.5), one over its cap;
+    # blocking the 0.5 row buys nothing, so the injection threshold goes just above it (the 0.8
+    # and 0.9 attacks are caught). Group b's one allowed false positive goes to the harmful
+    # head, which then catches every harmful row.
+    assert choice.injection == np.nextafter(0.5, 1.0)
+    assert choice.harmful == np.nextafter(0.2, 1.0)
+    assert choice.recall == {"harm": 1.0, "inj": round(2 / 3, 4)}
+    assert choice.fpr == {"a": 0.0, "b": 0.1}
+
+
+def test_another_rails_false_positive_uses_up_the_budget() -> None:
+    d = _rows()
+    other = np.zeros(26, dtype=bool)
+    other[10] = True  # a rule blocks one benign row of group b
+    choice = joint_thresholds(
+        d["s_inj"], d["s_harm"], other, d["label"], d["group"], max_fpr=0.1
+    )
+    assert choice is not None
+    assert choice.harmful == np.nextafter(0.6, 1.0)  # b's 0.6 row may no longer be blocked
+    assert choice.fpr["b"] == 0.1
+    assert choice.recall["harm"] == round(2 / 3, 4)  # the 0.55 row is lost
+
+
+def test_no_choice_when_other_rails_alone_break_a_cap() -> None:
+    d = _rows()
+    other = np.zeros(26, dtype=bool)
+    other[[0, 1]] = True  # 2 of group a's 10 benign rows: over a 0.1 cap whatever we choose
+    assert (
+        joint_thresholds(d["s_inj"], d["s_harm"], other, d["label"], d["group"], max_fpr=0.1)
+        is None
+    )
