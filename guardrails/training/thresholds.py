@@ -90,12 +90,9 @@ def rail_scores(
 
     model = TunedMiniLM.load(adapter)
     settings = GuardrailSettings()
-    others = [
-        rail
-        for rail in GuardrailPipeline.from_settings(
-            dataclasses.replace(settings, input_rails=OTHER_RAILS)
-        ).input_rails
-    ]
+    others = GuardrailPipeline.from_settings(
+        dataclasses.replace(settings, input_rails=OTHER_RAILS)
+    ).input_rails
     n = len(rows)
     s_inj, s_harm, other = np.empty(n), np.empty(n), np.zeros(n, dtype=bool)
     for i, row in enumerate(rows):
