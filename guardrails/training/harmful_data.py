@@ -93,24 +93,34 @@ AUTHORED_HARMFUL = (DATA / "harmful_requests.txt", DATA / "harmful_requests_3.tx
 VALIDATION = DATA / "validation_requests.jsonl"
 
 
-def load_authored_harmful() -> list[Example]:
+def text_file_rows(paths: tuple[Path, ...], label: int) -> list[Example]:
+    """One Example per non-blank line of our written .txt files, category = the file's stem."""
     rows = []
-    for path in AUTHORED_HARMFUL:
+    for path in paths:
         lines = path.read_text(encoding="utf-8").splitlines()
-        rows += [Example(t.strip(), 1, "authored", path.stem) for t in lines if t.strip()]
+        rows += [Example(t.strip(), label, "authored", path.stem) for t in lines if t.strip()]
     return rows
+
+
+def jsonl_rows(path: Path, source: str, category_key: str) -> list[Example]:
+    """The `{text, label, ...}` rows of one of our JSONL files."""
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            r = json.loads(line)
+            rows.append(Example(r["text"], int(r["label"]), source, r.get(category_key, "")))
+    return rows
+
+
+def load_authored_harmful() -> list[Example]:
+    return text_file_rows(AUTHORED_HARMFUL, 1)
 
 
 def load_validation_requests() -> list[Example]:
     """data/validation_requests.jsonl: 200 harmful and 200 benign look-alike requests in eight
     kinds, written by a helper that saw neither our training files nor any evaluation set.
     Only thresholds are chosen on it; nothing is fitted to it."""
-    rows = []
-    for line in VALIDATION.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            r = json.loads(line)
-            rows.append(Example(r["text"], int(r["label"]), "validation-authored", r["kind"]))
-    return rows
+    return jsonl_rows(VALIDATION, "validation-authored", "kind")
 
 
 def load_harmbench() -> list[Example]:

@@ -83,12 +83,17 @@ def rail_scores(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(injection scores, harmful scores, blocked by another input rail), each (n,), as the
     deployed rails compute them (pieces, bf16 encoder, NanoGuard behind its gate)."""
+    from guardrails.memo_embed import MemoEmbed
     from guardrails.models.tuned_minilm import TunedMiniLM
     from guardrails.pipeline import GuardrailPipeline
-    from guardrails.rails.head_classifier import split_pieces
+    from guardrails.rails.harmful_classifier import HarmfulClassifierRail
+    from guardrails.rails.injection_classifier import InjectionClassifierRail
     from guardrails.settings import GuardrailSettings
 
     model = TunedMiniLM.load(adapter)
+    embed = MemoEmbed(model.embed)  # one encoder forward per text for both heads, as deployed
+    injection = InjectionClassifierRail(embed, model.heads[0], threshold=0.5)
+    harmful = HarmfulClassifierRail(embed, model.heads[1], threshold=0.5)
     settings = GuardrailSettings()
     others = GuardrailPipeline.from_settings(
         dataclasses.replace(settings, input_rails=OTHER_RAILS)
@@ -96,9 +101,7 @@ def rail_scores(
     n = len(rows)
     s_inj, s_harm, other = np.empty(n), np.empty(n), np.zeros(n, dtype=bool)
     for i, row in enumerate(rows):
-        vecs = model.embed(split_pieces(row.text))  # (P, H)
-        s_inj[i] = float(np.max(model.heads[0].score(vecs)))
-        s_harm[i] = float(np.max(model.heads[1].score(vecs)))
+        s_inj[i], s_harm[i] = injection.score(row.text), harmful.score(row.text)
         for rail in others:
             if rail.name == "injection_model" and s_inj[i] < settings.injection_model_gate:
                 continue  # the pipeline skips NanoGuard below its gate

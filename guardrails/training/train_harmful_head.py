@@ -42,10 +42,12 @@ import numpy as np
 
 from guardrails.training.fit import fit_logistic, rates, threshold_for_fpr
 from guardrails.training.harmful_data import (
+    jsonl_rows,
     load_advbench,
     load_authored_harmful,
     load_donotanswer,
     load_validation_requests,
+    text_file_rows,
 )
 from guardrails.training.public_data import Example, load_split, text_key
 from guardrails.training.train_injection_head import _embed
@@ -71,20 +73,11 @@ def _public_benign(split: str) -> list[Example]:
 
 
 def _authored() -> list[Example]:
-    rows = []
-    for path in AUTHORED_BENIGN:
-        lines = path.read_text(encoding="utf-8").splitlines()
-        rows += [Example(t.strip(), 0, "authored", path.stem) for t in lines if t.strip()]
-    return rows
+    return text_file_rows(AUTHORED_BENIGN, 0)
 
 
 def _first_holdout() -> list[Example]:
-    rows = []
-    for line in FIRST_HOLDOUT.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            r = json.loads(line)
-            rows.append(Example(r["text"], int(r["label"]), "holdout-v1", r.get("category", "")))
-    return rows
+    return jsonl_rows(FIRST_HOLDOUT, "holdout-v1", "category")
 
 
 def _drop_near_harmful(

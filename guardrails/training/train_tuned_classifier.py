@@ -46,6 +46,7 @@ from guardrails.models.tuned_minilm import (
     lora_state,
     pool,
 )
+from guardrails.training.harmful_data import text_file_rows
 from guardrails.training.public_data import load_split
 from guardrails.training.thresholds import rethreshold
 from guardrails.training.train_harmful_head import add_split_arguments, harmful_splits
@@ -99,8 +100,7 @@ def build_data(args: argparse.Namespace) -> Data:
         put(r.text, 1, 0, args.harm_benign_weight, False)
     # Chat follow-ups (format, language, corrections, documents, role-play, technical words
     # like override or unlock): benign for both tasks, and what a chat server sees most.
-    lines = FOLLOWUPS.read_text(encoding="utf-8").splitlines()
-    followups = [t.strip() for t in lines if t.strip()]
+    followups = [r.text for r in text_file_rows((FOLLOWUPS,), 0)]
     for text in followups:
         put(text, 0, 0, args.inj_benign_weight, False)
         put(text, 1, 0, args.harm_benign_weight, False)
