@@ -19,6 +19,14 @@ Install them without their dependencies (they are data here, not code we run):
   synthesis, cybercrime code, illegal logistics, physical harm, and requests that turn a pasted
   situation (a building, a config file, a biography) into harm. Written without sight of any
   evaluation set; none is within 0.75 cosine of a HarmBench behaviour.
+- data/harmful_requests_4.txt: 1,157 more, written by four helpers that read no file of this
+  project, each on one group of topics (violence, weapons and self-harm; sexual exploitation,
+  stalking, harassment, hate and trafficking; fraud, theft and cybercrime; drugs, chemical and
+  biological weapons, misinformation and content promoting harm), each in five forms (short and
+  casual with slang and typos, imperative tasks, first person with a goal, a pretext, a pasted
+  context turned to harm), with benign twins in train_harmful_head's benign_lookalikes_4.txt.
+  Lines within 0.75 cosine of a HarmBench behaviour or 0.85 of a dev, hold-out or validation
+  row were dropped (52 harmful, 15 benign).
 - data/validation_requests.jsonl: 200 harmful and 200 benign look-alike requests in the same
   eight kinds, written by another helper that saw neither our training files nor any
   evaluation set. Only thresholds are chosen on them (thresholds.py).
@@ -89,7 +97,10 @@ def load_donotanswer() -> list[Example]:
 
 
 DATA = Path(__file__).resolve().parent / "data"
-AUTHORED_HARMFUL = (DATA / "harmful_requests.txt", DATA / "harmful_requests_3.txt")
+AUTHORED_HARMFUL = tuple(
+    DATA / f"{name}.txt"
+    for name in ("harmful_requests", "harmful_requests_3", "harmful_requests_4")
+)
 VALIDATION = DATA / "validation_requests.jsonl"
 
 

@@ -3,14 +3,14 @@ requests for harmful help from benign requests (the "harmful_classifier" input r
 
 Training data (see harmful_data.py and public_data.py for sources and licences):
 - harmful (1): AdvBench (520), the harmful-help intents of Do-Not-Answer (200) and our
-  data/harmful_requests.txt (449) and data/harmful_requests_3.txt (319), less a random
-  --val-share kept for validation;
-- benign (0): the benign rows of the S-Labs and neuralchemy `train` splits, and four files we
+  data/harmful_requests.txt (449), _3.txt (319) and _4.txt (1,157), less a --val-share kept
+  for validation (chosen by a seeded hash of each text: `split_by_text`);
+- benign (0): the benign rows of the S-Labs and neuralchemy `train` splits, and five files we
   wrote, data/benign_requests.txt (assistant-style requests), data/benign_lookalikes.txt,
-  _2.txt and _3.txt (chemistry, weapons safety, hunting, fiction, security, medicine, drugs,
-  fraud, games, idioms, persuasive writing, criticism of public figures, history of extremism
-  and support-seeking messages that share words with harmful requests), less the same
-  --val-share, weighted --benign-weight. A public benign row that is close to a
+  _2.txt, _3.txt and _4.txt (chemistry, weapons safety, hunting, fiction, security, medicine,
+  drugs, fraud, games, idioms, persuasive writing, criticism of public figures, history of
+  extremism, prevention, crisis support and messages that share words or a pasted context
+  with a harmful request), less the same --val-share, weighted --benign-weight. A public benign row that is close to a
   harmful training row (cosine >= --dup-cosine; neuralchemy's benign rows include AdvBench
   behaviours with adversarial suffixes, benign only as far as injection goes), or that contains
   the text of one, is dropped.
@@ -27,14 +27,14 @@ tests/guardrails/data/harmful_holdout_v2.jsonl and _v3.jsonl are never read here
 
     python -m guardrails.training.train_harmful_head [--out PATH]
 
-Deterministic for a given --seed (it only draws the validation share).
+Deterministic for a given --seed (it only decides the validation share).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
-import random
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,6 +61,7 @@ AUTHORED_BENIGN = tuple(
         "benign_lookalikes",
         "benign_lookalikes_2",
         "benign_lookalikes_3",
+        "benign_lookalikes_4",
     )
 )
 FIRST_HOLDOUT = HERE.parents[1] / "tests" / "guardrails" / "data" / "harmful_holdout.jsonl"
@@ -95,6 +96,23 @@ def _drop_near_harmful(
     return [r for r, k in zip(rows, keep, strict=True) if k], x[keep], int((~keep).sum())
 
 
+def in_validation(text: str, seed: int, share: float) -> bool:
+    """Whether a row belongs to the validation share: decided by a seeded hash of its text
+    alone, so adding a file moves no other row between training and validation."""
+    digest = hashlib.blake2b(f"{seed}:{text_key(text)}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") < share * 2**64
+
+
+def split_by_text(
+    rows: list[Example], seed: int, share: float
+) -> tuple[list[Example], list[Example]]:
+    """(training rows, validation rows), each in the given order."""
+    val = [in_validation(r.text, seed, share) for r in rows]
+    return [r for r, v in zip(rows, val, strict=True) if not v], [
+        r for r, v in zip(rows, val, strict=True) if v
+    ]
+
+
 @dataclass(frozen=True)
 class HarmfulSplits:
     """The harmful-request task's rows (this head's and the tuned classifier's): harmful rows
@@ -119,13 +137,8 @@ def harmful_splits(
     seed: int, val_share: float, dup_cosine: float, cache: Path | None
 ) -> HarmfulSplits:
     harmful = load_advbench() + load_donotanswer() + load_authored_harmful()
-    random.Random(seed).shuffle(harmful)
-    num_val = round(len(harmful) * val_share)
-    harmful_val, harmful_train = harmful[:num_val], harmful[num_val:]
-    authored = _authored()
-    random.Random(seed + 1).shuffle(authored)
-    num_val = round(len(authored) * val_share)
-    authored_val, authored = authored[:num_val], authored[num_val:]
+    harmful_train, harmful_val = split_by_text(harmful, seed, val_share)
+    authored, authored_val = split_by_text(_authored(), seed, val_share)
     benign_train, benign_val = _public_benign("train"), _public_benign("validation")
     seen = {text_key(r.text) for r in harmful_train + authored + benign_train}
     benign_val = [r for r in benign_val if text_key(r.text) not in seen]

@@ -1,0 +1,34 @@
+"""The validation share is decided per text, so adding a training file moves no other row."""
+
+from __future__ import annotations
+
+from guardrails.training.public_data import Example
+from guardrails.training.train_harmful_head import in_validation, split_by_text
+
+
+def _rows(n: int, prefix: str = "request") -> list[Example]:
+    return [Example(f"{prefix} {i}", 1, "test", "") for i in range(n)]
+
+
+def test_adding_rows_moves_no_existing_row() -> None:
+    old = _rows(500)
+    train, val = split_by_text(old, seed=0, share=0.2)
+    train2, val2 = split_by_text(old + _rows(300, "new"), seed=0, share=0.2)
+    assert [r for r in train2 if r.text.startswith("request")] == train
+    assert [r for r in val2 if r.text.startswith("request")] == val
+
+
+def test_the_share_and_the_seed() -> None:
+    rows = _rows(4000)
+    train, val = split_by_text(rows, seed=0, share=0.2)
+    assert len(train) + len(val) == 4000
+    assert 0.18 < len(val) / 4000 < 0.22
+    other = {r.text for r in split_by_text(rows, seed=1, share=0.2)[1]}
+    assert other != {r.text for r in val}
+
+
+def test_the_decision_ignores_case_and_spacing() -> None:
+    assert in_validation("Make  a Bomb", 0, 0.5) == in_validation("make a bomb", 0, 0.5)
+    assert [in_validation(f"x{i}", 3, 0.3) for i in range(50)] == [
+        in_validation(f"x{i}", 3, 0.3) for i in range(50)
+    ]
