@@ -42,6 +42,13 @@ _SEXUAL = (
 )
 
 
+_AGENT = r"(?:anthrax|ricin|sarin|vx|nerve agents?|mustard gas|botulinum|botulism)"
+_CARE = (
+    r"(?:vaccines?|vaccinat\w*|antidotes?|treat\w*|exposure|poisoning|symptoms?|contagious|"
+    r"affects?|public health)"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class HarmCategory:
     """`gate` is a cheap keyword test: a text without any of these word stems cannot match a
@@ -100,8 +107,9 @@ WEAPONS = HarmCategory(
         r"\b(?:bomb|explosives?) (?:disposal|squad|detection|detector|sniffing)",
         r"\b(?:history|historically|manhattan project|what caused|world war)\b",
         r"\bbomb(?:ed)? (?:the|my|an?) (?:exam|test|interview|audition)",
-        r"\b(?:anthrax|ricin|sarin|nerve agents?|mustard gas)\s+(?:vaccines?|antidotes?|"
-        r"treatment|exposure|poisoning)\b",
+        r"\bbomb[- ]?proof",
+        # Medicine and public health, when the sentence asks to make or get none of it.
+        rf"^(?!.*\b{_MAKE}\b).*(?:\b{_AGENT}\b.{{0,60}}\b{_CARE}\b|\b{_CARE}\b.{{0,40}}\b{_AGENT}\b)",
     ),
 )
 
@@ -206,7 +214,7 @@ MALWARE = HarmCategory(
     ),
     _c(
         r"\b(?:hack together|hackathon|life ?hack|my own|i forgot|recover my|reset my|"
-        r"protect|protects|protecting|defend|defends|detect|detects|remove|report|"
+        r"protect\w*|defend|defends|detect|detects|remove|report|"
         r"mitigate|mitigation)\b",
     ),
 )
@@ -229,6 +237,10 @@ CSAM = HarmCategory(
         r"\b(?:protect|prevent|report|recogni[sz]e|signs of|warning signs|talk to (?:my|your)|"
         r"body safety|education|abused\?|suspect|expose|condemn|combat|fight against|"
         r"law enforcement|investigat\w*)\b",
+        # A child who came across it, or a warning that it is risky: a parent's question.
+        r"\b(?:found|saw|came across|stumbled (?:on|upon)|(?:was|were|been) shown|watched)\b"
+        r".{0,20}\bporn",
+        r"\b(?:is|are) (?:risky|dangerous|illegal|harmful)\b",
     ),
 )
 
