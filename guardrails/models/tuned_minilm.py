@@ -2,7 +2,7 @@
 heads (prompt injection / jailbreak, harmful request) over its mean-pooled, normalized output.
 
 Why LoRA: the frozen sentence embeddings did not separate new phrasings of attacks from benign
-requests; fine-tuning the encoder does, and low-rank adapters keep what we ship small (~1.3 MB
+requests; fine-tuning the encoder does, and low-rank adapters keep what we ship small (~5 MB
 in git instead of a 90 MB encoder). At load the adapters are merged (W + scale * B @ A) into a
 private copy of the packaged weights, so a message costs one ordinary MiniLM forward and the
 retrieval embedder keeps its own unmodified encoder.

