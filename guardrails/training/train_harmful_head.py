@@ -10,18 +10,18 @@ Training data (see harmful_data.py and public_data.py for sources and licences):
   _2.txt, _3.txt and _4.txt (chemistry, weapons safety, hunting, fiction, security, medicine,
   drugs, fraud, games, idioms, persuasive writing, criticism of public figures, history of
   extremism, prevention, crisis support and messages that share words or a pasted context
-  with a harmful request), less the same --val-share, weighted --benign-weight. A public benign row that is close to a
-  harmful training row (cosine >= --dup-cosine; neuralchemy's benign rows include AdvBench
-  behaviours with adversarial suffixes, benign only as far as injection goes), or that contains
-  the text of one, is dropped.
+  with a harmful request), less the same --val-share, weighted --benign-weight. A public
+  benign row that is close to a harmful training row (cosine >= --dup-cosine; neuralchemy's
+  benign rows include AdvBench behaviours with adversarial suffixes, benign only as far as
+  injection goes), or that contains the text of one, is dropped.
 
 The threshold is the lowest with a false-positive rate <= --max-fpr on the validation rows:
 the held-out shares of the harmful and authored benign rows, the benign rows of both
 `validation` splits (same filter), tests/guardrails/data/harmful_holdout.jsonl (our first
-hold-out, now used for tuning) and data/validation_requests.jsonl. The rail runs beside the injection rails, whose false positives add up with its own,
-and the public validation rows labelled benign still hold harmful requests that survive the
-filter (role-play wrappers, JailbreakBench-style "benign" twins): --max-fpr 0.005 keeps the whole
-input pipeline at <= 0.045 on both validation splits. HarmBench, the `test` splits and
+hold-out, now used for tuning) and data/validation_requests.jsonl. The rail runs beside the
+injection rails, whose false positives add up with its own, and the public validation rows
+labelled benign still hold harmful requests that survive the filter (role-play wrappers,
+JailbreakBench-style "benign" twins): a --max-fpr of 0.005 keeps this head's share small. HarmBench, the `test` splits and
 tests/guardrails/data/harmful_holdout_v2.jsonl and _v3.jsonl are never read here;
 `python -m guardrails.training.export_heldout DIR` writes them as evaluation JSONL.
 
@@ -107,10 +107,11 @@ def split_by_text(
     rows: list[Example], seed: int, share: float
 ) -> tuple[list[Example], list[Example]]:
     """(training rows, validation rows), each in the given order."""
-    val = [in_validation(r.text, seed, share) for r in rows]
-    return [r for r, v in zip(rows, val, strict=True) if not v], [
-        r for r, v in zip(rows, val, strict=True) if v
-    ]
+    train: list[Example] = []
+    val: list[Example] = []
+    for r in rows:
+        (val if in_validation(r.text, seed, share) else train).append(r)
+    return train, val
 
 
 @dataclass(frozen=True)
