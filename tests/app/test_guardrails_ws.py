@@ -197,9 +197,14 @@ def test_input_redaction_before_storage_is_a_setting(guarded_app) -> None:
 
 def test_unsupported_sentences_are_flagged_when_documents_were_used(guarded_app) -> None:
     engine = FakeEngine(reply=lambda prompt: f"{SUPPORTED} {UNSUPPORTED} Hope this helps!")
-    # Finished generations leave memory at once, so a resume replays from the database.
+    # Finished generations leave memory at once, so a resume replays from the database. The
+    # input classifiers are left out: this test counts the grounding rail's events, and what
+    # they make of short follow-ups is measured in tests/guardrails/test_quality.py (they block
+    # "And without documents?", one of the 40 there).
     with guarded_app(engine, TurnHooks(retrieve=SpyRetriever(SOURCE)),
-                     server={"finished_generation_retention_seconds": 0}) as client:
+                     server={"finished_generation_retention_seconds": 0},
+                     guardrails={"input_rails": ["deny_list", "injection_rules", "harmful"]}
+                     ) as client:
         token = signup(client, "alice")
         with client.websocket_connect(f"/ws?token={token}") as ws:
             frames = chat(ws, "When was the Eiffel Tower finished?")

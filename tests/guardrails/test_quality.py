@@ -123,6 +123,8 @@ README_FIGURES = [
     ("harmful_holdout.jsonl", 40, 40, 0, 40),
     ("harmful_holdout_v2.jsonl", 70, 70, 0, 67),
     ("harmful_holdout_v3.jsonl", 120, 120, 3, 120),
+    # Short chat follow-ups, written after one of them ("And without documents?") was blocked.
+    ("followups_probe.jsonl", 0, 0, 1, 39),
 ]
 
 

@@ -19,7 +19,7 @@ EVALUATION = [
     *(
         ROOT / "tests" / "guardrails" / "data" / name
         for name in ("dev.jsonl", "harmful_holdout.jsonl", "harmful_holdout_v2.jsonl",
-                     "harmful_holdout_v3.jsonl")
+                     "harmful_holdout_v3.jsonl", "followups_probe.jsonl")
     ),
     VALIDATION,
 ]  # fmt: skip
