@@ -23,14 +23,13 @@ rewrites the adapter's thresholds (the trainer calls `rethreshold` on the file i
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from guardrails.base import Action
+from guardrails.base import Action, Verdict
 from guardrails.training.fit import JointChoice, joint_thresholds
 from guardrails.training.harmful_data import load_validation_requests
 from guardrails.training.public_data import load_split, text_key
@@ -97,17 +96,18 @@ def rail_scores(
     embed = MemoEmbed(model.embed)  # one encoder forward per text for both heads, as deployed
     injection = InjectionClassifierRail(embed, model.heads[0], threshold=0.5)
     harmful = HarmfulClassifierRail(embed, model.heads[1], threshold=0.5)
-    settings = GuardrailSettings()
-    others = GuardrailPipeline.from_settings(
-        dataclasses.replace(settings, input_rails=OTHER_RAILS)
-    ).input_rails
+    # The deployed pipeline's other rails, and its gates: whether NanoGuard runs depends on the
+    # injection score, so each row's verdict from this adapter's injection head is handed in.
+    deployed = GuardrailPipeline.from_settings(GuardrailSettings())
+    others = [r for r in deployed.input_rails if r.name in OTHER_RAILS]
     n = len(rows)
     s_inj, s_harm, other = np.empty(n), np.empty(n), np.zeros(n, dtype=bool)
     for i, row in enumerate(rows):
         s_inj[i], s_harm[i] = injection.score(row.text), harmful.score(row.text)
+        earlier = [Verdict(Action.ALLOW, injection.name, "", float(s_inj[i]), "")]
         for rail in others:
-            if rail.name == "injection_model" and s_inj[i] < settings.injection_model_gate:
-                continue  # the pipeline skips NanoGuard below its gate
+            if not deployed.should_run(rail.name, earlier):
+                continue
             if rail.check(row.text).action is Action.BLOCK:
                 other[i] = True
                 break
