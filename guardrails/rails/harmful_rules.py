@@ -109,7 +109,8 @@ WEAPONS = HarmCategory(
         r"\bbomb(?:ed)? (?:the|my|an?) (?:exam|test|interview|audition)",
         r"\bbomb[- ]?proof",
         # Medicine and public health, when the sentence asks to make or get none of it.
-        rf"^(?!.*\b{_MAKE}\b).*(?:\b{_AGENT}\b.{{0,60}}\b{_CARE}\b|\b{_CARE}\b.{{0,40}}\b{_AGENT}\b)",
+        rf"^(?!.*\b{_MAKE}\b).*"
+        rf"(?:\b{_AGENT}\b.{{0,60}}\b{_CARE}\b|\b{_CARE}\b.{{0,40}}\b{_AGENT}\b)",
     ),
 )
 

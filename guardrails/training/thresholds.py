@@ -125,7 +125,12 @@ def choose(rows: list[ValidationRow], adapter: Path, max_fpr: float) -> JointCho
 
 
 def rethreshold(
-    adapter: Path, max_fpr: float, seed: int, val_share: float, dup_cosine: float, cache: Path | None
+    adapter: Path,
+    max_fpr: float,
+    seed: int,
+    val_share: float,
+    dup_cosine: float,
+    cache: Path | None,
 ) -> dict:
     """Writes the chosen thresholds into the adapter file; returns what goes on its card."""
     from guardrails.models.head import LogisticHead

@@ -21,8 +21,9 @@ the held-out shares of the harmful and authored benign rows, the benign rows of 
 hold-out, now used for tuning) and data/validation_requests.jsonl. The rail runs beside the
 injection rails, whose false positives add up with its own, and the public validation rows
 labelled benign still hold harmful requests that survive the filter (role-play wrappers,
-JailbreakBench-style "benign" twins): a --max-fpr of 0.005 keeps this head's share small. HarmBench, the `test` splits and
-tests/guardrails/data/harmful_holdout_v2.jsonl and _v3.jsonl are never read here;
+JailbreakBench-style "benign" twins): a --max-fpr of 0.005 keeps this head's share small.
+HarmBench, the `test` splits and tests/guardrails/data/harmful_holdout_v2.jsonl and _v3.jsonl
+are never read here;
 `python -m guardrails.training.export_heldout DIR` writes them as evaluation JSONL.
 
     python -m guardrails.training.train_harmful_head [--out PATH]

@@ -200,7 +200,7 @@ def test_unsupported_sentences_are_flagged_when_documents_were_used(guarded_app)
     # Finished generations leave memory at once, so a resume replays from the database. The
     # input classifiers are left out: this test counts the grounding rail's events, and what
     # they make of short follow-ups is measured in tests/guardrails/test_quality.py (they block
-    # "And without documents?", one of the 40 there).
+    # "And without documents?", 1 of the 39 there).
     with guarded_app(engine, TurnHooks(retrieve=SpyRetriever(SOURCE)),
                      server={"finished_generation_retention_seconds": 0},
                      guardrails={"input_rails": ["deny_list", "injection_rules", "harmful"]}

@@ -31,7 +31,8 @@ def _lines(path: Path) -> list[str]:
 
 def test_the_files_are_there() -> None:
     names = {p.name for p in TRAINING}
-    assert {p.name for p in AUTHORED_HARMFUL} | {"benign_lookalikes_3.txt", "benign_lookalikes_4.txt"} <= names
+    lookalikes = {"benign_lookalikes_3.txt", "benign_lookalikes_4.txt"}
+    assert {p.name for p in AUTHORED_HARMFUL} | lookalikes <= names
     assert all(p.is_file() for p in EVALUATION)
 
 
