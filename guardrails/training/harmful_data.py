@@ -102,6 +102,9 @@ AUTHORED_HARMFUL = tuple(
     for name in ("harmful_requests", "harmful_requests_3", "harmful_requests_4")
 )
 VALIDATION = DATA / "validation_requests.jsonl"
+# Short chat follow-ups ("Answer with one word.", "Translate the second paragraph into Polish."):
+# benign for both tasks, and what a chat server sees most.
+FOLLOWUPS = DATA / "benign_followups.txt"
 
 
 def text_file_rows(paths: tuple[Path, ...], label: int) -> list[Example]:
@@ -125,6 +128,10 @@ def jsonl_rows(path: Path, source: str, category_key: str) -> list[Example]:
 
 def load_authored_harmful() -> list[Example]:
     return text_file_rows(AUTHORED_HARMFUL, 1)
+
+
+def load_followups() -> list[Example]:
+    return text_file_rows((FOLLOWUPS,), 0)
 
 
 def load_validation_requests() -> list[Example]:

@@ -13,7 +13,8 @@ Groups (texts seen in training left out, as in the trainers):
 - benign: "s-labs" and "neuralchemy" (the benign rows of their `validation` splits, less those
   close to a harmful training row: train_harmful_head.py's filter), "authored" (our benign
   files' validation share and harmful_holdout.jsonl's benign rows), "validation-authored"
-  (validation_requests.jsonl's benign look-alikes).
+  (validation_requests.jsonl's benign look-alikes), "followups" (benign_followups.txt's
+  validation share: short chat follow-ups, a few dozen rows, so one false positive is 3 points).
 
     python -m guardrails.training.thresholds [--adapter PATH] [--max-fpr 0.045] [--cache DIR]
 
@@ -33,7 +34,11 @@ from guardrails.base import Action, Verdict
 from guardrails.training.fit import JointChoice, joint_thresholds
 from guardrails.training.harmful_data import load_validation_requests
 from guardrails.training.public_data import load_split, text_key
-from guardrails.training.train_harmful_head import add_split_arguments, harmful_splits
+from guardrails.training.train_harmful_head import (
+    add_split_arguments,
+    followup_splits,
+    harmful_splits,
+)
 
 OTHER_RAILS = ("deny_list", "injection_rules", "harmful", "injection_model")
 # The target is <= 0.05 on data not trained on. A threshold set at exactly 0.05 on a few hundred
@@ -70,6 +75,8 @@ def validation_rows(
         put(r.text, 0, "authored")
     for r in load_validation_requests():
         put(r.text, r.label, "validation-authored")
+    for r in followup_splits(seed, val_share)[1]:
+        put(r.text, 0, "followups")
     for r in load_split("validation"):
         if r.label == 1:
             put(r.text, 1, "injection")

@@ -47,6 +47,7 @@ from guardrails.training.harmful_data import (
     load_advbench,
     load_authored_harmful,
     load_donotanswer,
+    load_followups,
     load_validation_requests,
     text_file_rows,
 )
@@ -113,6 +114,12 @@ def split_by_text(
     for r in rows:
         (val if in_validation(r.text, seed, share) else train).append(r)
     return train, val
+
+
+def followup_splits(seed: int, share: float) -> tuple[list[Example], list[Example]]:
+    """benign_followups.txt split like every authored file: the tuned classifier trains on the
+    first part, the thresholds are chosen with the second as a benign group of its own."""
+    return split_by_text(load_followups(), seed, share)
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from guardrails.training.public_data import Example
-from guardrails.training.train_harmful_head import in_validation, split_by_text
+from guardrails.training.harmful_data import load_followups
+from guardrails.training.public_data import Example, text_key
+from guardrails.training.train_harmful_head import followup_splits, in_validation, split_by_text
 
 
 def _rows(n: int, prefix: str = "request") -> list[Example]:
@@ -32,3 +33,12 @@ def test_the_decision_ignores_case_and_spacing() -> None:
     assert [in_validation(f"x{i}", 3, 0.3) for i in range(50)] == [
         in_validation(f"x{i}", 3, 0.3) for i in range(50)
     ]
+
+
+def test_followups_are_split_like_the_other_authored_files() -> None:
+    rows = load_followups()
+    train, val = followup_splits(seed=0, share=0.2)
+    assert {text_key(r.text) for r in train}.isdisjoint(text_key(r.text) for r in val)
+    assert sorted(r.text for r in train + val) == sorted(r.text for r in rows)
+    assert 0.15 < len(val) / len(rows) < 0.3  # 39 of 154 with seed 0
+    assert [r.text for r in val] == [r.text for r in rows if in_validation(r.text, 0, 0.2)]
