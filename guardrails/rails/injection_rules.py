@@ -118,8 +118,10 @@ _RULE_SPECS: list[tuple[str, str]] = [
     (
         "refusal suppression",
         r"\b(?:never|don'?t|do not|must not|cannot)\s+(?:ever\s+)?(?:refuse|say (?:no|you can'?t)|"
-        r"apologi[sz]e|mention (?:policies|guidelines|your rules))",
+        r"mention (?:policies|guidelines|your rules))",
     ),
+    # "Never apologize" is a jailbreak's, "don't apologise so much" a tired user's.
+    ("refusal suppression", r"\bnever\s+(?:ever\s+)?apologi[sz]e\b"),
     (
         "refusal suppression",
         r"\b(?:stay|remain) in character\b.{0,60}\b(?:no matter|even if|illegal|never break)",
