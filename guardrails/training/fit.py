@@ -74,17 +74,21 @@ def joint_thresholds(
     label: np.ndarray,
     group: np.ndarray,
     max_fpr: float,
+    recall_slack: float = 0.0,
 ) -> JointChoice | None:
     """Thresholds for two rails that block together: a row is blocked when s_inj >= t_inj, or
     s_harm >= t_harm, or `other` (another rail blocks it). Every group of benign rows (label 0,
     `group` names the source) keeps a false-positive rate <= max_fpr; among the pairs that do,
-    the one with the highest mean recall over the groups of rows to block wins (then the fewest
-    false positives). All arrays are (n,). None when no pair keeps every cap.
+    those within `recall_slack` of the highest mean recall over the groups of rows to block are
+    kept, and of them the one with the fewest false positives wins (then the higher recall).
+    A slack of half a point stops the search from spending a whole budget on a recall gain too
+    small to carry over to new rows. All arrays are (n,). None when no pair keeps every cap.
 
     The candidates for t_inj are the points just above each of the highest benign injection
     scores, as many as the caps could let through (between two benign scores, the lowest
     threshold blocks most); for each, the lowest t_harm that keeps every cap comes straight from
-    the sorted benign harmful scores, so the search is a few hundred sorts, not a grid."""
+    the sorted benign harmful scores, and the points just above each benign row it still blocks
+    are the higher candidates (each one false positive fewer): at most (budget + 1)^2 pairs."""
     s_inj, s_harm = s_inj.astype(np.float64), s_harm.astype(np.float64)
     benign = label == 0
     pos_groups = sorted(set(group[~benign].tolist()))
@@ -92,7 +96,7 @@ def joint_thresholds(
     budget = sum(int(np.floor(max_fpr * (benign & (group == g)).sum())) for g in ben_groups)
     highest = np.sort(s_inj[benign])[::-1][: budget + 1]
     t_injs = np.unique(np.nextafter(highest, np.inf))
-    best: tuple[tuple[float, int], float, float] | None = None
+    found: list[tuple[float, int, float, float]] = []  # (recall, false positives, t_inj, t_harm)
     for t_inj in t_injs:
         base = other | (s_inj >= t_inj)  # (n,)
         t_harm = 1e-6  # a rail threshold lies in (0, 1)
@@ -105,14 +109,17 @@ def joint_thresholds(
             if allowed < len(rest):
                 t_harm = max(t_harm, float(np.nextafter(rest[allowed], np.inf)))
         else:
-            blocked = base | (s_harm >= t_harm)
-            recall = np.mean([blocked[~benign & (group == g)].mean() for g in pos_groups])
-            key = (float(recall), -int((blocked & benign).sum()))
-            if best is None or key > best[0]:
-                best = (key, float(t_inj), t_harm)
-    if best is None:
+            left = s_harm[benign & ~base]
+            higher = np.nextafter(np.unique(left[left >= t_harm]), np.inf)
+            for t in [t_harm, *(float(h) for h in higher if h < 1.0)]:
+                blocked = base | (s_harm >= t)
+                recall = np.mean([blocked[~benign & (group == g)].mean() for g in pos_groups])
+                found.append((float(recall), int((blocked & benign).sum()), float(t_inj), t))
+    if not found:
         return None
-    _, t_inj, t_harm = best
+    top = max(f[0] for f in found)
+    near = [f for f in found if f[0] >= top - recall_slack - 1e-12]
+    _, _, t_inj, t_harm = min(near, key=lambda f: (f[1], -f[0]))
     blocked = other | (s_inj >= t_inj) | (s_harm >= t_harm)
     return JointChoice(
         injection=t_inj,

@@ -4,17 +4,19 @@ A message is blocked when any input rail blocks it, so the false positives of th
 head, the harmful-request head, the rules and NanoGuard add up. The thresholds are chosen on
 validation rows only (never HarmBench, a `test` split or hold-outs v2/v3), by `joint_thresholds`:
 on each group of benign rows the whole pipeline's false-positive rate stays <= --max-fpr, and
-the mean recall over the groups of rows to block is the highest.
+of the pairs whose mean recall over the groups of rows to block is within RECALL_SLACK of the
+highest, the one with the fewest false positives wins.
 
 Groups (texts seen in training left out, as in the trainers):
 - to block: "injection" (the attacks of both public `validation` splits), "harmful" (the
   harmful rows' validation share and the harmful rows of tests/guardrails/data/
-  harmful_holdout.jsonl), "validation-authored" (data/validation_requests.jsonl's harmful rows);
+  harmful_holdout.jsonl), "validation-authored" and "validation-authored-2" (the harmful rows of
+  data/validation_requests.jsonl and validation_requests_2.jsonl);
 - benign: "s-labs" and "neuralchemy" (the benign rows of their `validation` splits, less those
   close to a harmful training row: train_harmful_head.py's filter), "authored" (our benign
   files' validation share and harmful_holdout.jsonl's benign rows), "validation-authored"
-  (validation_requests.jsonl's benign look-alikes), "followups" (benign_followups.txt's
-  validation share: short chat follow-ups, a few dozen rows, so one false positive is 3 points).
+  and "validation-authored-2" (their benign look-alikes), "followups" (benign_followups*.txt's
+  validation share: short chat follow-ups).
 
     python -m guardrails.training.thresholds [--adapter PATH] [--max-fpr 0.045] [--cache DIR]
 
@@ -44,6 +46,9 @@ OTHER_RAILS = ("deny_list", "injection_rules", "harmful", "injection_model")
 # The target is <= 0.05 on data not trained on. A threshold set at exactly 0.05 on a few hundred
 # validation rows lands on either side of it on new rows; half a point is kept in hand.
 MAX_FPR = 0.045
+# Pairs whose mean validation recall is within half a point of the best are equal here: of them
+# the one with the fewest false positives is kept (fit.joint_thresholds).
+RECALL_SLACK = 0.005
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +79,7 @@ def validation_rows(
     for r in h.authored_val:
         put(r.text, 0, "authored")
     for r in load_validation_requests():
-        put(r.text, r.label, "validation-authored")
+        put(r.text, r.label, r.source)
     for r in followup_splits(seed, val_share)[1]:
         put(r.text, 0, "followups")
     for r in load_split("validation"):
@@ -125,7 +130,7 @@ def choose(rows: list[ValidationRow], adapter: Path, max_fpr: float) -> JointCho
     s_inj, s_harm, other = rail_scores(rows, adapter)
     label = np.array([r.label for r in rows])
     group = np.array([r.group for r in rows])
-    choice = joint_thresholds(s_inj, s_harm, other, label, group, max_fpr)
+    choice = joint_thresholds(s_inj, s_harm, other, label, group, max_fpr, RECALL_SLACK)
     if choice is None:
         raise SystemExit(f"no thresholds keep every benign group at or below {max_fpr}")
     return choice
