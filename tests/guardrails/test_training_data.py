@@ -21,7 +21,7 @@ EVALUATION = [
         for name in ("dev.jsonl", "harmful_holdout.jsonl", "harmful_holdout_v2.jsonl",
                      "harmful_holdout_v3.jsonl", "followups_probe.jsonl")
     ),
-    VALIDATION,
+    *VALIDATION,
 ]  # fmt: skip
 
 
@@ -31,7 +31,7 @@ def _lines(path: Path) -> list[str]:
 
 def test_the_files_are_there() -> None:
     names = {p.name for p in TRAINING}
-    lookalikes = {"benign_lookalikes_3.txt", "benign_lookalikes_4.txt"}
+    lookalikes = {f"benign_lookalikes_{i}.txt" for i in (3, 4, 5)}
     assert {p.name for p in AUTHORED_HARMFUL} | lookalikes <= names
     assert all(p.is_file() for p in EVALUATION)
 
