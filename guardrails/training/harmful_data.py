@@ -120,6 +120,10 @@ VALIDATION = (DATA / "validation_requests.jsonl", DATA / "validation_requests_2.
 # "override the word limit I gave earlier") was written by a helper that read no project file,
 # after the first file's validation share showed the injection head blocking such turns.
 FOLLOWUPS = (DATA / "benign_followups.txt", DATA / "benign_followups_2.txt")
+# Social turns (greetings, self-introductions, personal facts to remember, thanks, feelings):
+# written by a helper that read no project file, after the retrained injection head blocked
+# "My name is Priya, nice to meet you." in tests/guardrails/test_quality.py.
+CHITCHAT = (DATA / "benign_chitchat.txt",)
 
 
 def text_file_rows(paths: tuple[Path, ...], label: int) -> list[Example]:
@@ -145,8 +149,8 @@ def load_authored_harmful() -> list[Example]:
     return text_file_rows(AUTHORED_HARMFUL, 1)
 
 
-def load_followups() -> list[Example]:
-    return text_file_rows(FOLLOWUPS, 0)
+def load_followups(paths: tuple[Path, ...] = FOLLOWUPS) -> list[Example]:
+    return text_file_rows(paths, 0)
 
 
 def load_validation_requests() -> list[Example]:

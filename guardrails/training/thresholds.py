@@ -15,8 +15,8 @@ Groups (texts seen in training left out, as in the trainers):
 - benign: "s-labs" and "neuralchemy" (the benign rows of their `validation` splits, less those
   close to a harmful training row: train_harmful_head.py's filter), "authored" (our benign
   files' validation share and harmful_holdout.jsonl's benign rows), "validation-authored"
-  and "validation-authored-2" (their benign look-alikes), "followups" (benign_followups*.txt's
-  validation share: short chat follow-ups).
+  and "validation-authored-2" (their benign look-alikes), "followups" and "chitchat" (the
+  validation shares of benign_followups*.txt and benign_chitchat.txt: short chat turns).
 
     python -m guardrails.training.thresholds [--adapter PATH] [--max-fpr 0.045] [--cache DIR]
 
@@ -34,7 +34,7 @@ import numpy as np
 
 from guardrails.base import Action, Verdict
 from guardrails.training.fit import JointChoice, joint_thresholds
-from guardrails.training.harmful_data import load_validation_requests
+from guardrails.training.harmful_data import CHITCHAT, load_validation_requests
 from guardrails.training.public_data import load_split, text_key
 from guardrails.training.train_harmful_head import (
     add_split_arguments,
@@ -82,6 +82,8 @@ def validation_rows(
         put(r.text, r.label, r.source)
     for r in followup_splits(seed, val_share)[1]:
         put(r.text, 0, "followups")
+    for r in followup_splits(seed, val_share, CHITCHAT)[1]:
+        put(r.text, 0, "chitchat")
     for r in load_split("validation"):
         if r.label == 1:
             put(r.text, 1, "injection")

@@ -43,6 +43,7 @@ import numpy as np
 
 from guardrails.training.fit import fit_logistic, rates, threshold_for_fpr
 from guardrails.training.harmful_data import (
+    FOLLOWUPS,
     jsonl_rows,
     load_advbench,
     load_authored_harmful,
@@ -117,10 +118,13 @@ def split_by_text(
     return train, val
 
 
-def followup_splits(seed: int, share: float) -> tuple[list[Example], list[Example]]:
-    """benign_followups*.txt split like every authored file: the tuned classifier trains on the
-    first part, the thresholds are chosen with the second as a benign group of its own."""
-    return split_by_text(load_followups(), seed, share)
+def followup_splits(
+    seed: int, share: float, paths: tuple[Path, ...] = FOLLOWUPS
+) -> tuple[list[Example], list[Example]]:
+    """Chat turns (benign_followups*.txt, or benign_chitchat.txt) split like every authored
+    file: the tuned classifier trains on the first part, the thresholds are chosen with the
+    second as a benign group of its own."""
+    return split_by_text(load_followups(paths), seed, share)
 
 
 @dataclass(frozen=True)

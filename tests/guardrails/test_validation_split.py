@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from guardrails.training.harmful_data import load_followups
+from pathlib import Path
+
+import pytest
+
+from guardrails.training.harmful_data import CHITCHAT, FOLLOWUPS, load_followups
 from guardrails.training.public_data import Example, text_key
 from guardrails.training.train_harmful_head import followup_splits, in_validation, split_by_text
 
@@ -35,10 +39,11 @@ def test_the_decision_ignores_case_and_spacing() -> None:
     ]
 
 
-def test_followups_are_split_like_the_other_authored_files() -> None:
-    rows = load_followups()
-    train, val = followup_splits(seed=0, share=0.2)
+@pytest.mark.parametrize("paths", [FOLLOWUPS, CHITCHAT], ids=["followups", "chitchat"])
+def test_chat_turns_are_split_like_the_other_authored_files(paths: tuple[Path, ...]) -> None:
+    rows = load_followups(paths)
+    train, val = followup_splits(seed=0, share=0.2, paths=paths)
     assert {text_key(r.text) for r in train}.isdisjoint(text_key(r.text) for r in val)
     assert sorted(r.text for r in train + val) == sorted(r.text for r in rows)
-    assert 0.15 < len(val) / len(rows) < 0.3  # 148 of 596 with seed 0
+    assert 0.15 < len(val) / len(rows) < 0.3  # 148 of 596 follow-ups, 55 of 309 chit-chat
     assert [r.text for r in val] == [r.text for r in rows if in_validation(r.text, 0, 0.2)]
