@@ -149,10 +149,6 @@ def load_authored_harmful() -> list[Example]:
     return text_file_rows(AUTHORED_HARMFUL, 1)
 
 
-def load_followups(paths: tuple[Path, ...] = FOLLOWUPS) -> list[Example]:
-    return text_file_rows(paths, 0)
-
-
 def load_validation_requests() -> list[Example]:
     """data/validation_requests.jsonl (source "validation-authored": 200 harmful and 200 benign
     look-alike requests in eight kinds) and validation_requests_2.jsonl ("validation-authored-2":

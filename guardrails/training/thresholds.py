@@ -34,11 +34,11 @@ import numpy as np
 
 from guardrails.base import Action, Verdict
 from guardrails.training.fit import JointChoice, joint_thresholds
-from guardrails.training.harmful_data import CHITCHAT, load_validation_requests
+from guardrails.training.harmful_data import CHITCHAT, FOLLOWUPS, load_validation_requests
 from guardrails.training.public_data import load_split, text_key
 from guardrails.training.train_harmful_head import (
     add_split_arguments,
-    followup_splits,
+    chat_turn_splits,
     harmful_splits,
 )
 
@@ -80,10 +80,9 @@ def validation_rows(
         put(r.text, 0, "authored")
     for r in load_validation_requests():
         put(r.text, r.label, r.source)
-    for r in followup_splits(seed, val_share)[1]:
-        put(r.text, 0, "followups")
-    for r in followup_splits(seed, val_share, CHITCHAT)[1]:
-        put(r.text, 0, "chitchat")
+    for paths, name in ((FOLLOWUPS, "followups"), (CHITCHAT, "chitchat")):
+        for r in chat_turn_splits(paths, seed, val_share)[1]:
+            put(r.text, 0, name)
     for r in load_split("validation"):
         if r.label == 1:
             put(r.text, 1, "injection")

@@ -3,11 +3,11 @@ requests for harmful help from benign requests (the "harmful_classifier" input r
 
 Training data (see harmful_data.py and public_data.py for sources and licences):
 - harmful (1): AdvBench (520), the harmful-help intents of Do-Not-Answer (200) and our
-  data/harmful_requests.txt (449), _3.txt (319) and _4.txt (1,157), less a --val-share kept
-  for validation (chosen by a seeded hash of each text: `split_by_text`);
-- benign (0): the benign rows of the S-Labs and neuralchemy `train` splits, and five files we
+  data/harmful_requests.txt (449), _3.txt (319), _4.txt (1,157) and _5.txt (774), less a
+  --val-share kept for validation (chosen by a seeded hash of each text: `split_by_text`);
+- benign (0): the benign rows of the S-Labs and neuralchemy `train` splits, and six files we
   wrote, data/benign_requests.txt (assistant-style requests), data/benign_lookalikes.txt,
-  _2.txt, _3.txt and _4.txt (chemistry, weapons safety, hunting, fiction, security, medicine,
+  _2.txt to _5.txt (chemistry, weapons safety, hunting, fiction, security, medicine,
   drugs, fraud, games, idioms, persuasive writing, criticism of public figures, history of
   extremism, prevention, crisis support and messages that share words or a pasted context
   with a harmful request), less the same --val-share, weighted --benign-weight. A public
@@ -18,7 +18,7 @@ Training data (see harmful_data.py and public_data.py for sources and licences):
 The threshold is the lowest with a false-positive rate <= --max-fpr on the validation rows:
 the held-out shares of the harmful and authored benign rows, the benign rows of both
 `validation` splits (same filter), tests/guardrails/data/harmful_holdout.jsonl (our first
-hold-out, now used for tuning) and data/validation_requests.jsonl. The rail runs beside the
+hold-out, now used for tuning) and data/validation_requests*.jsonl. The rail runs beside the
 injection rails, whose false positives add up with its own, and the public validation rows
 labelled benign still hold harmful requests that survive the filter (role-play wrappers,
 JailbreakBench-style "benign" twins): a --max-fpr of 0.005 keeps this head's share small.
@@ -43,12 +43,10 @@ import numpy as np
 
 from guardrails.training.fit import fit_logistic, rates, threshold_for_fpr
 from guardrails.training.harmful_data import (
-    FOLLOWUPS,
     jsonl_rows,
     load_advbench,
     load_authored_harmful,
     load_donotanswer,
-    load_followups,
     load_validation_requests,
     text_file_rows,
 )
@@ -118,13 +116,13 @@ def split_by_text(
     return train, val
 
 
-def followup_splits(
-    seed: int, share: float, paths: tuple[Path, ...] = FOLLOWUPS
+def chat_turn_splits(
+    paths: tuple[Path, ...], seed: int, share: float
 ) -> tuple[list[Example], list[Example]]:
-    """Chat turns (benign_followups*.txt, or benign_chitchat.txt) split like every authored
-    file: the tuned classifier trains on the first part, the thresholds are chosen with the
-    second as a benign group of its own."""
-    return split_by_text(load_followups(paths), seed, share)
+    """Benign chat turns (harmful_data.FOLLOWUPS or CHITCHAT) split like every authored file:
+    the tuned classifier trains on the first part, the thresholds are chosen with the second as
+    a benign group of its own."""
+    return split_by_text(text_file_rows(paths, 0), seed, share)
 
 
 @dataclass(frozen=True)

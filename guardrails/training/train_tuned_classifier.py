@@ -47,12 +47,12 @@ from guardrails.models.tuned_minilm import (
     lora_state,
     pool,
 )
-from guardrails.training.harmful_data import CHITCHAT
+from guardrails.training.harmful_data import CHITCHAT, FOLLOWUPS
 from guardrails.training.public_data import load_split
 from guardrails.training.thresholds import MAX_FPR, rethreshold
 from guardrails.training.train_harmful_head import (
     add_split_arguments,
-    followup_splits,
+    chat_turn_splits,
     harmful_splits,
 )
 
@@ -102,11 +102,15 @@ def build_data(args: argparse.Namespace) -> Data:
         put(r.text, 1, 0, 1.0, True)
     for r in authored_h:
         put(r.text, 1, 0, args.harm_benign_weight, False)
-    # Chat follow-ups (format, language, corrections, documents, role-play, technical words
-    # like override or unlock): benign for both tasks, and what a chat server sees most. Their
-    # validation share is a benign group of the thresholds (thresholds.py).
-    followups = [r.text for r in followup_splits(args.seed, args.val_share)[0]]
-    followups += [r.text for r in followup_splits(args.seed, args.val_share, CHITCHAT)[0]]
+    # Chat turns: follow-ups (format, language, corrections, documents, role-play, technical
+    # words like override or unlock) and social turns (greetings, introductions, thanks): benign
+    # for both tasks, and what a chat server sees most. Their validation shares are benign
+    # groups of the thresholds (thresholds.py).
+    followups = [
+        r.text
+        for paths in (FOLLOWUPS, CHITCHAT)
+        for r in chat_turn_splits(paths, args.seed, args.val_share)[0]
+    ]
     for text in followups:
         put(text, 0, 0, args.inj_benign_weight, False)
         put(text, 1, 0, args.harm_benign_weight, False)

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from guardrails.training.harmful_data import CHITCHAT, FOLLOWUPS, load_followups
+from guardrails.training.harmful_data import CHITCHAT, FOLLOWUPS, text_file_rows
 from guardrails.training.public_data import Example, text_key
-from guardrails.training.train_harmful_head import followup_splits, in_validation, split_by_text
+from guardrails.training.train_harmful_head import chat_turn_splits, in_validation, split_by_text
 
 
 def _rows(n: int, prefix: str = "request") -> list[Example]:
@@ -41,8 +41,8 @@ def test_the_decision_ignores_case_and_spacing() -> None:
 
 @pytest.mark.parametrize("paths", [FOLLOWUPS, CHITCHAT], ids=["followups", "chitchat"])
 def test_chat_turns_are_split_like_the_other_authored_files(paths: tuple[Path, ...]) -> None:
-    rows = load_followups(paths)
-    train, val = followup_splits(seed=0, share=0.2, paths=paths)
+    rows = text_file_rows(paths, 0)
+    train, val = chat_turn_splits(paths, seed=0, share=0.2)
     assert {text_key(r.text) for r in train}.isdisjoint(text_key(r.text) for r in val)
     assert sorted(r.text for r in train + val) == sorted(r.text for r in rows)
     assert 0.15 < len(val) / len(rows) < 0.3  # 148 of 596 follow-ups, 55 of 309 chit-chat
