@@ -30,6 +30,8 @@ from guardrails.models.bf16_linear import native_bf16
 from guardrails.models.head import LogisticHead
 
 DEFAULT_ADAPTER = Path(__file__).resolve().parent.parent / "data" / "tuned_minilm.npz"
+# The same distilled into 3 layers (training/train_student.py), for CPUs without native bf16.
+STUDENT_ADAPTER = DEFAULT_ADAPTER.with_name("tuned_minilm_l3.npz")
 TASKS = ("injection", "harmful")
 # Every linear layer of a BERT layer: attention projections and the feed-forward pair.
 TARGETS = (
@@ -124,6 +126,14 @@ def merge_lora(
     return merged
 
 
+def keep_layers(encoder: nn.Module, layers: tuple[int, ...]) -> None:
+    """Keeps only `layers` of `encoder`'s stack, in that order, in place (a student's shape)."""
+    stack = encoder.encoder.layer  # type: ignore[union-attr]
+    if not layers or any(not 0 <= i < len(stack) for i in layers):
+        raise ModelLoadError(f"layers {layers} do not fit an encoder of {len(stack)} layers")
+    encoder.encoder.layer = nn.ModuleList(stack[i] for i in layers)  # type: ignore[union-attr]
+
+
 def pool(hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
     """Mean over real tokens, L2-normalized: (B, T, H), (B, T) -> (B, H)."""
     weights = attention_mask.unsqueeze(-1).to(hidden.dtype)  # (B, T, 1)
@@ -139,6 +149,8 @@ class Adapter:
     scale: float
     heads: tuple[LogisticHead, LogisticHead]  # injection, harmful
     card: dict
+    # The packaged encoder's layers this model keeps, in order (a distilled student); None: all.
+    layers: tuple[int, ...] | None = None
 
     def save(self, path: Path) -> None:
         w = np.stack([h.weight for h in self.heads]).astype(np.float32)  # (2, H)
@@ -152,6 +164,7 @@ class Adapter:
                 "head.threshold": np.array([h.threshold for h in self.heads], dtype=np.float32),
             },
             card=np.array(json.dumps(self.card, sort_keys=True)),
+            **({} if self.layers is None else {"layers": np.array(self.layers, dtype=np.int64)}),
         )
 
     @classmethod
@@ -168,6 +181,9 @@ class Adapter:
                 bias = np.asarray(data["head.bias"], np.float32)
                 threshold = np.asarray(data["head.threshold"], np.float32)
                 card = json.loads(str(data["card"]))
+                layers = (
+                    tuple(int(i) for i in data["layers"]) if "layers" in data.files else None
+                )
         except (OSError, KeyError, ValueError) as exc:
             raise ModelLoadError(f"cannot read tuned MiniLM adapter {str(path)!r}: {exc}") from exc
         if (
@@ -184,7 +200,7 @@ class Adapter:
             LogisticHead(weight[i], float(bias[i]), float(threshold[i]), {"task": TASKS[i], **card})
             for i in range(2)
         )
-        return cls(lora, scale, (heads[0], heads[1]), card)
+        return cls(lora, scale, (heads[0], heads[1]), card, layers)
 
 
 class TunedMiniLM:
@@ -221,7 +237,10 @@ class TunedMiniLM:
 
         adapter = Adapter.load(adapter_path)
         folder = default_model_path()
-        return cls(BertEncoder.from_folder(folder), folder / "tokenizer.json", adapter, bf16)
+        encoder = BertEncoder.from_folder(folder)
+        if adapter.layers is not None:
+            keep_layers(encoder, adapter.layers)
+        return cls(encoder, folder / "tokenizer.json", adapter, bf16)
 
     @property
     def heads(self) -> tuple[LogisticHead, LogisticHead]:

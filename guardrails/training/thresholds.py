@@ -167,7 +167,7 @@ def rethreshold(
         for h, t in zip(a.heads, (choice.injection, choice.harmful), strict=True)
     )
     card = {k: v for k, v in a.card.items() if k != "validation"} | report
-    Adapter(a.lora, a.scale, (heads[0], heads[1]), card).save(adapter)
+    Adapter(a.lora, a.scale, (heads[0], heads[1]), card, a.layers).save(adapter)
     return {"thresholds": [choice.injection, choice.harmful], **report}
 
 

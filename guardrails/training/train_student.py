@@ -1,0 +1,238 @@
+"""Distils the tuned MiniLM (guardrails/data/tuned_minilm.npz, the teacher) into a 3-layer
+student for CPUs without native bf16 (guardrails/data/tuned_minilm_l3.npz).
+
+Why: without native bf16 the 6-layer encoder runs float32, and on such a CPU one core reads a
+128-token message in ~45 ms, over the rails' 30 ms budget; half the layers halve that. int8
+weights were tried first and dropped: even with SmoothQuant-style scaling they moved
+embeddings enough to flip 15-25 of 1,000 head decisions (README, Guardrails).
+
+The student is the packaged all-MiniLM-L6-v2 cut to layers --layers (default 0, 2, 5) with
+rank-32 LoRA adapters on every linear layer, started from the teacher's adapters of those
+layers and the teacher's heads. It trains on exactly the teacher's training rows
+(train_tuned_classifier.build_data, same seed and validation share) against three targets:
+the labels (weighted as for the teacher), the teacher's two head probabilities, and the
+teacher's sentence embedding (cosine). The thresholds are then chosen on validation rows only,
+as for the teacher (thresholds.py). HarmBench, the `test` splits and the hold-outs are never
+read.
+
+    OMP_NUM_THREADS=2 python -m guardrails.training.train_student --cache DIR [--out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from guardrails.models.head import LogisticHead
+from guardrails.models.tuned_minilm import (
+    DEFAULT_ADAPTER,
+    STUDENT_ADAPTER,
+    Adapter,
+    TunedMiniLM,
+    add_lora,
+    batch_ids,
+    keep_layers,
+    lora_state,
+    pool,
+)
+from guardrails.training.thresholds import MAX_FPR, rethreshold
+from guardrails.training.train_harmful_head import add_split_arguments
+from guardrails.training.train_tuned_classifier import Data, Row, _batches, build_data
+
+DEFAULT_OUT = STUDENT_ADAPTER
+
+
+def teacher_targets(
+    teacher: TunedMiniLM, rows: list[Row], batch_size: int = 64
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """text -> (teacher's unit embedding (H,), its two head logits (2,)), float32."""
+    w = np.stack([h.weight for h in teacher.heads])  # (2, H)
+    b = np.array([h.bias for h in teacher.heads], dtype=np.float32)  # (2,)
+    texts = sorted({r.text for r in rows}, key=len)
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    t0 = time.perf_counter()
+    for start in range(0, len(texts), batch_size):
+        part = texts[start : start + batch_size]
+        vecs = teacher.embed(part)  # (n, H)
+        logits = vecs @ w.T + b  # (n, 2)
+        for text, v, z in zip(part, vecs, logits, strict=True):
+            out[text] = (v, z.astype(np.float32))
+        if start // batch_size % 50 == 0:
+            print(f"teacher {start + len(part)}/{len(texts)} {time.perf_counter() - t0:.0f}s")
+    return out
+
+
+def cached_targets(
+    teacher: TunedMiniLM, path: Path, rows: list[Row], cache: Path | None, max_length: int
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """teacher_targets, kept in `cache` under the teacher file's hash (a rerun skips it)."""
+    if cache is None:
+        return teacher_targets(teacher, rows)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    file = cache / f"teacher_{digest}_{max_length}.npz"
+    texts = sorted({r.text for r in rows})
+    if file.is_file():
+        with np.load(file, allow_pickle=False) as d:
+            if list(d["texts"]) == texts:
+                return {
+                    t: (v, z) for t, v, z in zip(texts, d["vecs"], d["logits"], strict=True)
+                }
+    out = teacher_targets(teacher, rows)
+    cache.mkdir(parents=True, exist_ok=True)
+    np.savez(
+        file,
+        texts=np.array(texts),
+        vecs=np.stack([out[t][0] for t in texts]),
+        logits=np.stack([out[t][1] for t in texts]),
+    )
+    return out
+
+
+def init_from_teacher(
+    wrappers: dict, teacher: Adapter, layers: tuple[int, ...]
+) -> None:
+    """Student layer i starts with the teacher's adapters of packaged layer layers[i]."""
+    with torch.no_grad():
+        for name, w in wrappers.items():
+            _, _, i, target = name.split(".", 3)  # encoder.layer.{i}.{target}
+            key = f"lora.encoder.layer.{layers[int(i)]}.{target}"
+            w.A.copy_(torch.from_numpy(teacher.lora[f"{key}.A"]))
+            w.B.copy_(torch.from_numpy(teacher.lora[f"{key}.B"]))
+
+
+def train(args: argparse.Namespace, data: Data, teacher_path: Path) -> tuple[Adapter, dict]:
+    from retrieval.bert import BertEncoder
+    from retrieval.embedder import default_model_path
+
+    teacher = TunedMiniLM.load(teacher_path, bf16=False)
+    teacher._tokenizer.enable_truncation(max_length=args.max_length)
+    targets = cached_targets(teacher, teacher_path, data.train, args.cache, args.max_length)
+    tokenizer = teacher._tokenizer
+    t_adapter = teacher.adapter
+    if t_adapter.layers is not None:
+        raise SystemExit(f"teacher {teacher_path} is itself a student")
+    rank = t_adapter.lora[next(iter(t_adapter.lora))].shape[0]
+    del teacher
+
+    torch.manual_seed(args.seed)
+    encoder = BertEncoder.from_folder(default_model_path()).requires_grad_(False)
+    keep_layers(encoder, args.layers)
+    wrappers = add_lora(encoder, rank, t_adapter.scale * rank, args.seed)
+    init_from_teacher(wrappers, t_adapter, args.layers)
+    head = torch.nn.Linear(t_adapter.heads[0].weight.shape[0], 2)
+    with torch.no_grad():
+        head.weight.copy_(torch.from_numpy(np.stack([h.weight for h in t_adapter.heads])))
+        head.bias.copy_(torch.tensor([h.bias for h in t_adapter.heads]))
+    lora_params = [p for w in wrappers.values() for p in (w.A, w.B)]
+    opt = torch.optim.AdamW(
+        [
+            {"params": lora_params, "lr": args.lr},
+            {"params": head.parameters(), "lr": args.head_lr},
+        ],
+        weight_decay=0.0,
+    )
+    epochs = [
+        _batches(data.train, tokenizer, args.batch_size, args.seed + e) for e in range(args.epochs)
+    ]
+    total = sum(len(b) for b in epochs)
+    if args.max_steps:
+        total = min(total, args.max_steps)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: max(0.0, 1.0 - s / total))
+    bce = torch.nn.functional.binary_cross_entropy_with_logits
+    step, t0, log = 0, time.perf_counter(), []
+    for batches in epochs:
+        for batch in batches:
+            if step >= total:
+                break
+            ids, mask = batch_ids(tokenizer, [r.text for r in batch])
+            y = torch.tensor([r.y for r in batch], dtype=torch.float32)  # (B, 2)
+            w = torch.tensor([r.w for r in batch], dtype=torch.float32) * (y >= 0)  # (B, 2)
+            t_vec = torch.from_numpy(np.stack([targets[r.text][0] for r in batch]))  # (B, H)
+            t_logit = torch.from_numpy(np.stack([targets[r.text][1] for r in batch]))  # (B, 2)
+            vec = pool(encoder(ids, mask), mask)  # (B, H)
+            logits = head(vec)  # (B, 2)
+            label = (bce(logits, y.clamp(min=0), reduction="none") * w).sum() / len(batch)
+            soft = bce(logits, torch.sigmoid(t_logit), reduction="none").sum(1).mean()
+            cos = (1.0 - (vec * t_vec).sum(1)).mean()
+            loss = label + args.soft_weight * soft + args.cos_weight * cos
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+            if step % 10 == 0 or step == total:
+                elapsed = time.perf_counter() - t0
+                entry = {
+                    "step": step,
+                    "loss": round(loss.item(), 4),
+                    "cos": round(1.0 - cos.item(), 4),
+                    "s": round(elapsed, 1),
+                }
+                log.append(entry)
+                print(json.dumps(entry), flush=True)
+    heads = tuple(
+        LogisticHead(head.weight[i].detach().numpy().copy(), float(head.bias[i].detach()), 0.5, {})
+        for i in range(2)
+    )
+    adapter = Adapter(
+        lora_state(wrappers), t_adapter.scale, (heads[0], heads[1]), {}, tuple(args.layers)
+    )
+    seconds = round(time.perf_counter() - t0, 1)
+    return adapter, {"steps": step, "train_seconds": seconds, "log_tail": log[-3:]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--teacher", type=Path, default=DEFAULT_ADAPTER)
+    add_split_arguments(parser)
+    parser.add_argument("--layers", type=int, nargs="+", default=[0, 2, 5])
+    # The teacher's data weights (train_tuned_classifier.py), so build_data picks the same rows.
+    parser.add_argument("--inj-benign-weight", type=float, default=20.0)
+    parser.add_argument("--harmful-weight", type=float, default=4.0)
+    parser.add_argument("--harm-benign-weight", type=float, default=5.0)
+    parser.add_argument("--public-rows", type=int, default=100_000)
+    parser.add_argument("--soft-weight", type=float, default=4.0)
+    parser.add_argument("--cos-weight", type=float, default=20.0)
+    parser.add_argument("--lr", type=float, default=5e-4)
+    parser.add_argument("--head-lr", type=float, default=2e-3)
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--max-length", type=int, default=128)
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--max-steps", type=int, default=0, help="stop early (timing runs)")
+    parser.add_argument("--max-fpr", type=float, default=MAX_FPR)
+    args = parser.parse_args(argv)
+    args.layers = tuple(args.layers)
+    if args.epochs < 1 or len(set(args.layers)) != len(args.layers):
+        parser.error("--epochs must be >= 1 and --layers distinct")
+
+    data = build_data(args)
+    print(json.dumps(data.summary), flush=True)
+    adapter, stats = train(args, data, args.teacher)
+    card = {
+        "model": f"all-MiniLM-L6-v2 layers {list(args.layers)} + LoRA (all linear layers), "
+        "distilled from the tuned 6-layer model; mean-pooled, normalized; two logistic heads",
+        "trained_on": "the teacher's training rows (train_tuned_classifier.build_data), against "
+        "their labels, the teacher's head probabilities and the teacher's embeddings",
+        **data.summary,
+        **{k: v for k, v in vars(args).items() if k not in ("out", "cache", "teacher")},
+        **stats,
+    }
+    adapter = Adapter(adapter.lora, adapter.scale, adapter.heads, card, adapter.layers)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    adapter.save(args.out)
+    chosen = rethreshold(
+        args.out, args.max_fpr, args.seed, args.val_share, args.dup_cosine, args.cache
+    )
+    print(json.dumps({"out": str(args.out), **card, **chosen}, indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
