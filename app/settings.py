@@ -164,9 +164,11 @@ class GuardrailSettings(_Part):
         None, gt=0, lt=1,
         description="MiniLM harmful-request head threshold; default the head's own",
     )
-    classifier_backend: Literal["frozen", "tuned"] = Field(
+    classifier_backend: Literal["auto", "tuned", "tuned_l3", "frozen"] = Field(
         _RAIL_DEFAULTS.classifier_backend,  # type: ignore[arg-type]
-        description="classifier heads over a LoRA-tuned MiniLM ('tuned') or the shared one",
+        description="classifier heads over the LoRA-tuned MiniLM ('tuned'), its 3-layer "
+        "student ('tuned_l3'), the shared MiniLM ('frozen'); 'auto': 'tuned' on a CPU with "
+        "native bf16, else 'tuned_l3'",
     )
     injection_model_threshold: float = Field(
         0.999, gt=0, le=1, description="NanoGuard block threshold"

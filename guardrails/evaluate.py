@@ -26,6 +26,7 @@ import numpy as np
 from guardrails.base import Action, Verdict
 from guardrails.embedding import EmbedFn
 from guardrails.errors import DatasetError, GuardrailError, InvalidSettingError
+from guardrails.pipeline import resolve_backend
 from guardrails.settings import GuardrailSettings
 
 
@@ -170,6 +171,8 @@ def evaluate(
 
 def _print_table(result: dict) -> None:
     print(f"rows: {result['num_rows']} (positive: {result['num_positive']})")
+    if "classifier_backend" in result:
+        print(f"classifier backend: {result['classifier_backend']}")
     header = f"{'check':<22}{'prec':>7}{'recall':>8}{'f1':>7}{'fpr':>7}{'p50 ms':>9}{'p95 ms':>9}"
     print(header)
     entries = [*result["checks"].items(), ("pipeline", result)]
@@ -191,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--classifier-backend",
         default=None,
-        help="what the classifier heads read: frozen or tuned (default: the settings' default)",
+        help="what the classifier heads read: auto, tuned, tuned_l3 or frozen (default: the "
+        "settings' default, auto)",
     )
     args = parser.parse_args(argv)
     try:
@@ -212,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     result["dataset"] = str(args.dataset)
+    result["classifier_backend"] = resolve_backend(settings.classifier_backend)
     if args.json:
         print(json.dumps(result))
     else:

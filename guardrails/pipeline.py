@@ -30,6 +30,17 @@ from guardrails.settings import GuardrailSettings
 from guardrails.streaming import StreamingOutputChecker
 
 
+def resolve_backend(name: str) -> str:
+    """The classifier backend that `name` stands for on this machine: "auto" is "tuned" on a
+    CPU that multiplies bf16 natively (the 6-layer model fits the latency budget there) and
+    "tuned_l3" elsewhere (float32 only: half the layers, half the time)."""
+    if name != "auto":
+        return name
+    from guardrails.models.bf16_linear import native_bf16
+
+    return "tuned" if native_bf16() else "tuned_l3"
+
+
 @dataclass(frozen=True, slots=True)
 class InputResult:
     """`blocked` is the verdict that stopped the message (None when allowed); `verdicts` has
@@ -95,7 +106,8 @@ class GuardrailPipeline:
         `classifier_backend="tuned"` both read the fine-tuned MiniLM (models/tuned_minilm.py)
         instead of the shared embedder."""
         heads = {"injection_classifier", "harmful_classifier"} & set(settings.input_rails)
-        tuned = bool(heads) and settings.classifier_backend == "tuned"
+        backend = resolve_backend(settings.classifier_backend)
+        tuned = bool(heads) and backend != "frozen"
         needs_embed = (bool(heads) and not tuned) or "grounding" in settings.output_rails
         if needs_embed and embed is None:
             from retrieval.embedder import Embedder
@@ -105,9 +117,11 @@ class GuardrailPipeline:
         tuned_heads = None
         if tuned:
             # One fine-tuned encoder feeds both heads: its embeddings are not MiniLM's.
-            from guardrails.models.tuned_minilm import TunedMiniLM
+            from guardrails.models.tuned_minilm import DEFAULT_ADAPTER, STUDENT_ADAPTER, TunedMiniLM
 
-            tuned_model = TunedMiniLM.load()
+            tuned_model = TunedMiniLM.load(
+                STUDENT_ADAPTER if backend == "tuned_l3" else DEFAULT_ADAPTER
+            )
             head_embed, tuned_heads = MemoEmbed(tuned_model.embed), tuned_model.heads
         elif heads:
             assert embed is not None

@@ -21,7 +21,7 @@ INPUT_RAILS = frozenset(
         "pii",
     }
 )
-CLASSIFIER_BACKENDS = ("frozen", "tuned")
+CLASSIFIER_BACKENDS = ("auto", "tuned", "tuned_l3", "frozen")
 OUTPUT_RAILS = frozenset({"deny_list", "harmful", "system_prompt_leak", "pii", "grounding"})
 
 
@@ -49,10 +49,13 @@ class GuardrailSettings:
     # On the validation splits 0.1 skips it for ~75% of allowed inputs with no loss of recall.
     injection_model_gate: float = 0.1
     # What the two classifier rails read: "tuned", heads over a LoRA-fine-tuned MiniLM
-    # (guardrails/data/tuned_minilm.npz, its own copy of the encoder); "frozen", logistic heads
-    # over the shared MiniLM embeddings (guardrails/data/*_head.npz). Either way one encoder
-    # forward per message. On held-out data the tuned one finds more (README, Guardrails).
-    classifier_backend: str = "tuned"
+    # (guardrails/data/tuned_minilm.npz, its own copy of the encoder); "tuned_l3", the same
+    # distilled into 3 layers (tuned_minilm_l3.npz: half the time, for CPUs without native
+    # bf16); "frozen", logistic heads over the shared MiniLM embeddings
+    # (guardrails/data/*_head.npz); "auto", "tuned" where the CPU multiplies bf16 natively, else
+    # "tuned_l3" (the rails run on the CPU). Either way one encoder forward per message. On held-out
+    # data the tuned ones find more (README, Guardrails).
+    classifier_backend: str = "auto"
     # None: the threshold stored with the head (chosen on its validation split).
     injection_classifier_threshold: float | None = None
     # None: the threshold stored with the harmful-request head (chosen on its validation rows).

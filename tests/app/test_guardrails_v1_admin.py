@@ -168,9 +168,10 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("HEARTH_GUARDRAILS__REDACT_INPUT", "true")
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_CLASSIFIER_THRESHOLD", "0.4")
     built = guardrail_settings(Settings(_env_file=None).guardrails)
-    assert (built.harmful_classifier_threshold, built.classifier_backend) == (0.4, "tuned")
+    assert (built.harmful_classifier_threshold, built.classifier_backend) == (0.4, "auto")
     # grounding is disabled and the tuned heads run their own encoder: no shared MiniLM
     assert not needs_embedder(built)
+    assert not needs_embedder(dataclasses.replace(built, classifier_backend="tuned_l3"))
     assert needs_embedder(dataclasses.replace(built, classifier_backend="frozen"))
     assert needs_embedder(dataclasses.replace(built, output_rails=("grounding",)))
     assert built.input_rails == (
@@ -183,7 +184,7 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
         ({"output_rails": ["pii", "pii"]}, "output rails listed twice"),
         ({"deny_patterns": ["(unclosed"]}, "deny pattern '(unclosed' is invalid"),
         ({"chunk_size": 0}, "greater than or equal to 1"),
-        ({"classifier_backend": "big"}, "'frozen' or 'tuned'"),
+        ({"classifier_backend": "big"}, "'auto', 'tuned', 'tuned_l3' or 'frozen'"),
     ):
         with pytest.raises(ValidationError, match=message.replace("(", r"\(")):
             Settings(_env_file=None, guardrails=bad)  # type: ignore[call-arg]
