@@ -43,7 +43,13 @@ from guardrails.models.tuned_minilm import (
 )
 from guardrails.training.thresholds import MAX_FPR, rethreshold
 from guardrails.training.train_harmful_head import add_split_arguments
-from guardrails.training.train_tuned_classifier import Data, Row, _batches, build_data
+from guardrails.training.train_tuned_classifier import (
+    Data,
+    Row,
+    build_data,
+    head_layer,
+    training_plan,
+)
 
 DEFAULT_OUT = STUDENT_ADAPTER
 
@@ -125,25 +131,8 @@ def train(args: argparse.Namespace, data: Data, teacher_path: Path) -> tuple[Ada
     keep_layers(encoder, args.layers)
     wrappers = add_lora(encoder, rank, t_adapter.scale * rank, args.seed)
     init_from_teacher(wrappers, t_adapter, args.layers)
-    head = torch.nn.Linear(t_adapter.heads[0].weight.shape[0], 2)
-    with torch.no_grad():
-        head.weight.copy_(torch.from_numpy(np.stack([h.weight for h in t_adapter.heads])))
-        head.bias.copy_(torch.tensor([h.bias for h in t_adapter.heads]))
-    lora_params = [p for w in wrappers.values() for p in (w.A, w.B)]
-    opt = torch.optim.AdamW(
-        [
-            {"params": lora_params, "lr": args.lr},
-            {"params": head.parameters(), "lr": args.head_lr},
-        ],
-        weight_decay=0.0,
-    )
-    epochs = [
-        _batches(data.train, tokenizer, args.batch_size, args.seed + e) for e in range(args.epochs)
-    ]
-    total = sum(len(b) for b in epochs)
-    if args.max_steps:
-        total = min(total, args.max_steps)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: max(0.0, 1.0 - s / total))
+    head = head_layer(t_adapter.heads)
+    opt, sched, epochs, total = training_plan(wrappers, head, data.train, tokenizer, args)
     bce = torch.nn.functional.binary_cross_entropy_with_logits
     step, t0, log = 0, time.perf_counter(), []
     for batches in epochs:

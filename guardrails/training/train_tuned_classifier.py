@@ -33,6 +33,7 @@ import argparse
 import json
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +43,7 @@ import torch
 from guardrails.models.head import LogisticHead
 from guardrails.models.tuned_minilm import (
     Adapter,
+    LoraLinear,
     add_lora,
     batch_ids,
     lora_state,
@@ -151,6 +153,40 @@ def _batches(rows: list[Row], tokenizer, batch_size: int, seed: int) -> list[lis
     return batches
 
 
+def head_layer(heads: Sequence[LogisticHead]) -> torch.nn.Linear:
+    """A trainable (H -> len(heads)) layer starting from `heads`' weights and biases."""
+    layer = torch.nn.Linear(heads[0].weight.shape[0], len(heads))
+    with torch.no_grad():
+        layer.weight.copy_(torch.from_numpy(np.stack([h.weight for h in heads])))
+        layer.bias.copy_(torch.tensor([h.bias for h in heads]))
+    return layer
+
+
+def training_plan(  # type: ignore[no-untyped-def]
+    wrappers: dict[str, LoraLinear],
+    head: torch.nn.Linear,
+    rows: list[Row],
+    tokenizer,
+    args: argparse.Namespace,
+) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LambdaLR, list[list[list[Row]]], int]:
+    """AdamW over the adapters (--lr) and the heads (--head-lr), the epochs' batches, the step
+    count (--max-steps caps it) and a schedule that decays the rates linearly to zero."""
+    lora_params = [p for w in wrappers.values() for p in (w.A, w.B)]
+    opt = torch.optim.AdamW(
+        [
+            {"params": lora_params, "lr": args.lr},
+            {"params": head.parameters(), "lr": args.head_lr},
+        ],
+        weight_decay=0.0,
+    )
+    epochs = [_batches(rows, tokenizer, args.batch_size, args.seed + e) for e in range(args.epochs)]
+    total = sum(len(b) for b in epochs)
+    if args.max_steps:
+        total = min(total, args.max_steps)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: max(0.0, 1.0 - s / total))
+    return opt, sched, epochs, total
+
+
 def train(args: argparse.Namespace, data: Data) -> tuple[Adapter, dict]:
     from tokenizers import Tokenizer
 
@@ -166,25 +202,8 @@ def train(args: argparse.Namespace, data: Data) -> tuple[Adapter, dict]:
     encoder.train()  # no dropout in our BERT; train() only for clarity
     wrappers = add_lora(encoder, args.rank, args.alpha, args.seed)
     frozen = [LogisticHead.load(DATA / f"{t}_head.npz") for t in ("injection", "harmful")]
-    head = torch.nn.Linear(frozen[0].weight.shape[0], 2)
-    with torch.no_grad():
-        head.weight.copy_(torch.from_numpy(np.stack([h.weight for h in frozen])))
-        head.bias.copy_(torch.tensor([h.bias for h in frozen]))
-    lora_params = [p for w in wrappers.values() for p in (w.A, w.B)]
-    opt = torch.optim.AdamW(
-        [
-            {"params": lora_params, "lr": args.lr},
-            {"params": head.parameters(), "lr": args.head_lr},
-        ],
-        weight_decay=0.0,
-    )
-    epochs = [
-        _batches(data.train, tokenizer, args.batch_size, args.seed + e) for e in range(args.epochs)
-    ]
-    total = sum(len(b) for b in epochs)
-    if args.max_steps:
-        total = min(total, args.max_steps)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: max(0.0, 1.0 - s / total))
+    head = head_layer(frozen)
+    opt, sched, epochs, total = training_plan(wrappers, head, data.train, tokenizer, args)
     step, t0, log = 0, time.perf_counter(), []
     for batches in epochs:
         for batch in batches:
