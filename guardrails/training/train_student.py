@@ -29,7 +29,6 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from guardrails.models.head import LogisticHead
 from guardrails.models.tuned_minilm import (
     DEFAULT_ADAPTER,
     STUDENT_ADAPTER,
@@ -41,13 +40,14 @@ from guardrails.models.tuned_minilm import (
     lora_state,
     pool,
 )
-from guardrails.training.thresholds import MAX_FPR, rethreshold
-from guardrails.training.train_harmful_head import add_split_arguments
 from guardrails.training.train_tuned_classifier import (
     Data,
     Row,
+    add_data_arguments,
     build_data,
     head_layer,
+    logistic_heads,
+    save_and_rethreshold,
     training_plan,
 )
 
@@ -165,12 +165,8 @@ def train(args: argparse.Namespace, data: Data, teacher_path: Path) -> tuple[Ada
                 }
                 log.append(entry)
                 print(json.dumps(entry), flush=True)
-    heads = tuple(
-        LogisticHead(head.weight[i].detach().numpy().copy(), float(head.bias[i].detach()), 0.5, {})
-        for i in range(2)
-    )
     adapter = Adapter(
-        lora_state(wrappers), t_adapter.scale, (heads[0], heads[1]), {}, tuple(args.layers)
+        lora_state(wrappers), t_adapter.scale, logistic_heads(head), {}, tuple(args.layers)
     )
     seconds = round(time.perf_counter() - t0, 1)
     return adapter, {"steps": step, "train_seconds": seconds, "log_tail": log[-3:]}
@@ -180,13 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--teacher", type=Path, default=DEFAULT_ADAPTER)
-    add_split_arguments(parser)
+    add_data_arguments(parser)  # the teacher's, so build_data picks the same rows
     parser.add_argument("--layers", type=int, nargs="+", default=[0, 2, 5])
-    # The teacher's data weights (train_tuned_classifier.py), so build_data picks the same rows.
-    parser.add_argument("--inj-benign-weight", type=float, default=20.0)
-    parser.add_argument("--harmful-weight", type=float, default=4.0)
-    parser.add_argument("--harm-benign-weight", type=float, default=5.0)
-    parser.add_argument("--public-rows", type=int, default=100_000)
     parser.add_argument("--soft-weight", type=float, default=4.0)
     parser.add_argument("--cos-weight", type=float, default=20.0)
     parser.add_argument("--lr", type=float, default=5e-4)
@@ -195,7 +186,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-length", type=int, default=128)
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--max-steps", type=int, default=0, help="stop early (timing runs)")
-    parser.add_argument("--max-fpr", type=float, default=MAX_FPR)
     args = parser.parse_args(argv)
     args.layers = tuple(args.layers)
     if args.epochs < 1 or len(set(args.layers)) != len(args.layers):
@@ -213,13 +203,9 @@ def main(argv: list[str] | None = None) -> int:
         **{k: v for k, v in vars(args).items() if k not in ("out", "cache", "teacher")},
         **stats,
     }
-    adapter = Adapter(adapter.lora, adapter.scale, adapter.heads, card, adapter.layers)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    adapter.save(args.out)
-    chosen = rethreshold(
-        args.out, args.max_fpr, args.seed, args.val_share, args.dup_cosine, args.cache
+    save_and_rethreshold(
+        Adapter(adapter.lora, adapter.scale, adapter.heads, card, adapter.layers), args
     )
-    print(json.dumps({"out": str(args.out), **card, **chosen}, indent=2, default=str))
     return 0
 
 

@@ -162,6 +162,37 @@ def head_layer(heads: Sequence[LogisticHead]) -> torch.nn.Linear:
     return layer
 
 
+def logistic_heads(layer: torch.nn.Linear) -> tuple[LogisticHead, LogisticHead]:
+    """The trained (injection, harmful) rows of `layer`, thresholds 0.5 until rethreshold."""
+    w, b = layer.weight.detach().numpy(), layer.bias.detach().numpy()
+    return LogisticHead(w[0].copy(), float(b[0]), 0.5, {}), LogisticHead(
+        w[1].copy(), float(b[1]), 0.5, {}
+    )
+
+
+def add_data_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that decide build_data's rows and weights (a student must see the teacher's:
+    it takes the same defaults from here)."""
+    add_split_arguments(parser)
+    parser.add_argument("--inj-benign-weight", type=float, default=20.0)
+    parser.add_argument("--harmful-weight", type=float, default=4.0)
+    parser.add_argument("--harm-benign-weight", type=float, default=5.0)
+    parser.add_argument("--public-rows", type=int, default=100_000)
+    parser.add_argument(
+        "--max-fpr", type=float, default=MAX_FPR, help="per benign validation group (thresholds.py)"
+    )
+
+
+def save_and_rethreshold(adapter: Adapter, args: argparse.Namespace) -> None:
+    """Writes `adapter` to --out, chooses its thresholds on validation rows, prints its card."""
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    adapter.save(args.out)  # thresholds 0.5 until rethreshold chooses them
+    chosen = rethreshold(
+        args.out, args.max_fpr, args.seed, args.val_share, args.dup_cosine, args.cache
+    )
+    print(json.dumps({"out": str(args.out), **adapter.card, **chosen}, indent=2, default=str))
+
+
 def training_plan(  # type: ignore[no-untyped-def]
     wrappers: dict[str, LoraLinear],
     head: torch.nn.Linear,
@@ -228,22 +259,14 @@ def train(args: argparse.Namespace, data: Data) -> tuple[Adapter, dict]:
                 log.append({"step": step, "loss": round(loss.item(), 4), "s": round(elapsed, 1)})
                 print(f"step {step}/{total} loss {loss.item():.4f} {elapsed:.0f}s", flush=True)
     seconds = time.perf_counter() - t0
-    heads = tuple(
-        LogisticHead(head.weight[i].detach().numpy().copy(), float(head.bias[i].detach()), 0.5, {})
-        for i in range(2)
-    )
-    adapter = Adapter(lora_state(wrappers), args.alpha / args.rank, (heads[0], heads[1]), {})
+    adapter = Adapter(lora_state(wrappers), args.alpha / args.rank, logistic_heads(head), {})
     return adapter, {"steps": step, "train_seconds": round(seconds, 1), "log_tail": log[-3:]}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    add_split_arguments(parser)
-    parser.add_argument("--inj-benign-weight", type=float, default=20.0)
-    parser.add_argument("--harmful-weight", type=float, default=4.0)
-    parser.add_argument("--harm-benign-weight", type=float, default=5.0)
-    parser.add_argument("--public-rows", type=int, default=100_000)
+    add_data_arguments(parser)
     parser.add_argument("--rank", type=int, default=32)
     parser.add_argument("--alpha", type=float, default=64.0)
     parser.add_argument("--lr", type=float, default=5e-4)
@@ -252,9 +275,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-length", type=int, default=128)
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--max-steps", type=int, default=0, help="stop early (timing runs)")
-    parser.add_argument(
-        "--max-fpr", type=float, default=MAX_FPR, help="per benign validation group (thresholds.py)"
-    )
     args = parser.parse_args(argv)
     if args.rank < 1 or args.public_rows < 0 or args.epochs < 1:
         parser.error("--rank and --epochs must be >= 1, --public-rows >= 0")
@@ -277,13 +297,7 @@ def main(argv: list[str] | None = None) -> int:
         **{k: v for k, v in vars(args).items() if k not in ("out", "cache")},
         **stats,
     }
-    adapter = Adapter(adapter.lora, adapter.scale, adapter.heads, card)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    adapter.save(args.out)  # thresholds 0.5 until rethreshold chooses them
-    chosen = rethreshold(
-        args.out, args.max_fpr, args.seed, args.val_share, args.dup_cosine, args.cache
-    )
-    print(json.dumps({"out": str(args.out), **card, **chosen}, indent=2, default=str))
+    save_and_rethreshold(Adapter(adapter.lora, adapter.scale, adapter.heads, card), args)
     return 0
 
 
