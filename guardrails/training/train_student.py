@@ -44,6 +44,7 @@ from guardrails.training.train_tuned_classifier import (
     Data,
     Row,
     add_data_arguments,
+    add_training_arguments,
     build_data,
     head_layer,
     logistic_heads,
@@ -180,12 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--layers", type=int, nargs="+", default=[0, 2, 5])
     parser.add_argument("--soft-weight", type=float, default=4.0)
     parser.add_argument("--cos-weight", type=float, default=20.0)
-    parser.add_argument("--lr", type=float, default=5e-4)
-    parser.add_argument("--head-lr", type=float, default=2e-3)
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--max-length", type=int, default=128)
-    parser.add_argument("--epochs", type=int, default=4)
-    parser.add_argument("--max-steps", type=int, default=0, help="stop early (timing runs)")
+    add_training_arguments(parser, head_lr=2e-3, epochs=4)
     args = parser.parse_args(argv)
     args.layers = tuple(args.layers)
     if args.epochs < 1 or len(set(args.layers)) != len(args.layers):

@@ -183,6 +183,18 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_training_arguments(
+    parser: argparse.ArgumentParser, head_lr: float, epochs: int
+) -> None:
+    """The options training_plan and the training loop read, with this trainer's defaults."""
+    parser.add_argument("--lr", type=float, default=5e-4)
+    parser.add_argument("--head-lr", type=float, default=head_lr)
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--max-length", type=int, default=128)
+    parser.add_argument("--epochs", type=int, default=epochs)
+    parser.add_argument("--max-steps", type=int, default=0, help="stop early (timing runs)")
+
+
 def save_and_rethreshold(adapter: Adapter, args: argparse.Namespace) -> None:
     """Writes `adapter` to --out, chooses its thresholds on validation rows, prints its card."""
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -269,12 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     add_data_arguments(parser)
     parser.add_argument("--rank", type=int, default=32)
     parser.add_argument("--alpha", type=float, default=64.0)
-    parser.add_argument("--lr", type=float, default=5e-4)
-    parser.add_argument("--head-lr", type=float, default=1e-2)
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--max-length", type=int, default=128)
-    parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--max-steps", type=int, default=0, help="stop early (timing runs)")
+    add_training_arguments(parser, head_lr=1e-2, epochs=5)
     args = parser.parse_args(argv)
     if args.rank < 1 or args.public_rows < 0 or args.epochs < 1:
         parser.error("--rank and --epochs must be >= 1, --public-rows >= 0")
