@@ -16,7 +16,15 @@ Groups (texts seen in training left out, as in the trainers):
   close to a harmful training row: train_harmful_head.py's filter), "authored" (our benign
   files' validation share and harmful_holdout.jsonl's benign rows), "validation-authored"
   and "validation-authored-2" (their benign look-alikes), "followups" and "chitchat" (the
-  validation shares of benign_followups*.txt and benign_chitchat.txt: short chat turns).
+  validation shares of benign_followups*.txt and benign_chitchat.txt: short chat turns);
+- both: "framed-task" (the tasks of framing.py's framed requests in the validation share, each
+  in its three framings: harmful ones to block, benign ones a benign group).
+- measured, not capped: "framed-claim", the framed claims (persuasive writing that spreads a
+  falsehood, and its benign twins on the same topics: "...about how gas chambers at Auschwitz
+  were used to murder a million people"). MiniLM scores a claim's topic, not its truth: held to
+  the cap they would push the harmful threshold to 0.9997 and validation recall elsewhere from
+  0.91 to 0.76. So they do not move the thresholds; what the chosen pair gives on them is
+  reported beside the rest (README, Guardrails).
 
     python -m guardrails.training.thresholds [--adapter PATH] [--max-fpr 0.045] [--cache DIR]
 
@@ -34,6 +42,7 @@ import numpy as np
 
 from guardrails.base import Action, Verdict
 from guardrails.training.fit import JointChoice, joint_thresholds
+from guardrails.training.framing import framed_splits
 from guardrails.training.harmful_data import CHITCHAT, FOLLOWUPS, load_validation_requests
 from guardrails.training.public_data import load_split, text_key
 from guardrails.training.train_harmful_head import (
@@ -49,6 +58,8 @@ MAX_FPR = 0.045
 # Pairs whose mean validation recall is within half a point of the best are equal here: of them
 # the one with the fewest false positives is kept (fit.joint_thresholds).
 RECALL_SLACK = 0.005
+# Groups whose figures are reported but do not move the thresholds (see the module docstring).
+MEASURED_ONLY = ("framed-claim",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +91,8 @@ def validation_rows(
         put(r.text, 0, "authored")
     for r in load_validation_requests():
         put(r.text, r.label, r.source)
+    for r in framed_splits(seed, val_share)[1]:
+        put(r.text, r.label, f"framed-{r.category}")
     for paths, name in ((FOLLOWUPS, "followups"), (CHITCHAT, "chitchat")):
         for r in chat_turn_splits(paths, seed, val_share)[1]:
             put(r.text, 0, name)
@@ -131,9 +144,18 @@ def choose(rows: list[ValidationRow], adapter: Path, max_fpr: float) -> JointCho
     s_inj, s_harm, other = rail_scores(rows, adapter)
     label = np.array([r.label for r in rows])
     group = np.array([r.group for r in rows])
-    choice = joint_thresholds(s_inj, s_harm, other, label, group, max_fpr, RECALL_SLACK)
+    capped = ~np.isin(group, MEASURED_ONLY)  # (n,)
+    choice = joint_thresholds(
+        s_inj[capped], s_harm[capped], other[capped], label[capped], group[capped], max_fpr,
+        RECALL_SLACK,
+    )  # fmt: skip
     if choice is None:
         raise SystemExit(f"no thresholds keep every benign group at or below {max_fpr}")
+    blocked = other | (s_inj >= choice.injection) | (s_harm >= choice.harmful)  # (n,)
+    for g in MEASURED_ONLY:
+        rows_g = group == g
+        choice.recall[g] = round(float(blocked[rows_g & (label == 1)].mean()), 4)
+        choice.fpr[g] = round(float(blocked[rows_g & (label == 0)].mean()), 4)
     return choice
 
 
@@ -156,7 +178,8 @@ def rethreshold(
         counts[f"{r.group}/{r.label}"] = counts.get(f"{r.group}/{r.label}", 0) + 1
     report = {
         "threshold_from": f"validation rows, whole-pipeline FPR <= {max_fpr} on each benign "
-        "group, mean recall over the groups to block (guardrails/training/thresholds.py)",
+        "group, mean recall over the groups to block (guardrails/training/thresholds.py); "
+        f"measured only, not capped: {', '.join(MEASURED_ONLY)}",
         "validation_rows": counts,
         "validation_recall": choice.recall,
         "validation_fpr": choice.fpr,

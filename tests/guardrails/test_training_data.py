@@ -1,7 +1,7 @@
 """The text files we wrote to train the classifiers stay apart from the files we evaluate on:
-no training line appears (case- and space-insensitively) in the dev set, a hold-out set or the
-validation rows thresholds are chosen on, and no file repeats itself or labels one text both
-ways."""
+no training line (framed requests included) appears (case- and space-insensitively) in the dev
+set, a hold-out set, a probe or the validation rows thresholds are chosen on, and no file
+repeats itself or labels one text both ways."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from guardrails.training.framing import REQUESTS
 from guardrails.training.harmful_data import AUTHORED_HARMFUL, VALIDATION
 from guardrails.training.public_data import text_key
 
@@ -19,7 +20,8 @@ EVALUATION = [
     *(
         ROOT / "tests" / "guardrails" / "data" / name
         for name in ("dev.jsonl", "harmful_holdout.jsonl", "harmful_holdout_v2.jsonl",
-                     "harmful_holdout_v3.jsonl", "followups_probe.jsonl")
+                     "harmful_holdout_v3.jsonl", "followups_probe.jsonl",
+                     "framing_probe.jsonl")
     ),
     *VALIDATION,
 ]  # fmt: skip
@@ -27,6 +29,10 @@ EVALUATION = [
 
 def _lines(path: Path) -> list[str]:
     return [t.strip() for t in path.read_text(encoding="utf-8").splitlines() if t.strip()]
+
+
+def _framed() -> list[dict]:
+    return [json.loads(line) for line in _lines(REQUESTS)]
 
 
 def test_the_files_are_there() -> None:
@@ -42,16 +48,25 @@ def test_a_training_file_repeats_no_line(path: Path) -> None:
     assert len(keys) == len(set(keys))
 
 
+def test_the_framed_requests_repeat_no_text() -> None:
+    keys = [text_key(r["text"]) for r in _framed()]
+    assert len(keys) > 1000 and len(keys) == len(set(keys))
+
+
 def test_no_text_is_both_harmful_and_benign_in_training() -> None:
+    framed = _framed()
     harmful = {text_key(t) for p in AUTHORED_HARMFUL for t in _lines(p)}
+    harmful |= {text_key(r["text"]) for r in framed if r["label"] == 1}
     for path in TRAINING:
         if path not in AUTHORED_HARMFUL:
             assert not harmful & {text_key(t) for t in _lines(path)}, path.name
+    assert not harmful & {text_key(r["text"]) for r in framed if r["label"] == 0}
 
 
 @pytest.mark.parametrize("path", EVALUATION, ids=lambda p: p.name)
 def test_no_training_line_is_in_an_evaluation_file(path: Path) -> None:
     trained = {text_key(t) for p in TRAINING for t in _lines(p)}
+    trained |= {text_key(r["text"]) for r in _framed()}
     rows = [json.loads(line) for line in _lines(path)]
     assert rows and all(r["label"] in (0, 1) for r in rows)
     leaked = [r["text"] for r in rows if text_key(r["text"]) in trained]
