@@ -10,13 +10,22 @@ only the matmul's inputs are rounded to bf16, and the bias is added in float32.
 
 from __future__ import annotations
 
+import os
+
 import torch
 import torch.nn.functional as F
 from torch import nn
 
+# Set to 1 to run the rails' models in float32 even on a CPU with native bf16: to measure the
+# float32 path (what a CPU without bf16 runs) on one that has it, or to rule bf16 out.
+FLOAT32_ENV = "HEARTH_GUARDRAILS_FLOAT32"
+
 
 def native_bf16() -> bool:
-    """Whether this CPU multiplies bfloat16 natively (else bf16 would be emulated, slower)."""
+    """Whether this CPU multiplies bfloat16 natively (else bf16 would be emulated, slower) and
+    HEARTH_GUARDRAILS_FLOAT32 does not ask for float32."""
+    if os.environ.get(FLOAT32_ENV, "") not in ("", "0"):
+        return False
     try:
         return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
     except (AttributeError, RuntimeError):

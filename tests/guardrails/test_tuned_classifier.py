@@ -219,3 +219,15 @@ def test_scores_are_deterministic_across_loads(adapter) -> None:
     assert first.shape == (2, 384)
     assert np.array_equal(first, second)
     np.testing.assert_allclose(np.linalg.norm(first, axis=1), 1.0, atol=1e-5)
+
+
+def test_the_float32_switch_turns_bf16_off(monkeypatch) -> None:
+    from guardrails.models.bf16_linear import FLOAT32_ENV, native_bf16
+
+    monkeypatch.setenv(FLOAT32_ENV, "1")
+    assert native_bf16() is False
+    assert resolve_backend("auto") == "tuned_l3"
+    texts = ["Write a short poem about the sea.", "How do I reset my router?"]
+    switched = TunedMiniLM.load(STUDENT_ADAPTER).embed(texts)
+    plain = TunedMiniLM.load(STUDENT_ADAPTER, bf16=False).embed(texts)
+    np.testing.assert_array_equal(switched, plain)
