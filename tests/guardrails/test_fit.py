@@ -90,3 +90,25 @@ def test_no_choice_when_other_rails_alone_break_a_cap() -> None:
         joint_thresholds(d["s_inj"], d["s_harm"], other, d["label"], d["group"], max_fpr=0.1)
         is None
     )
+
+
+def test_a_measured_only_group_is_reported_but_moves_no_threshold() -> None:
+    from guardrails.training.thresholds import choose_from_scores
+
+    # 20 benign rows and 10 to block in a capped group; harmful scores separate them at 0.5.
+    s_harm = np.array([0.1] * 20 + [0.9] * 10)
+    label = np.array([0] * 20 + [1] * 10)
+    group = np.array(["a"] * 30)
+    # framed-claim: 4 benign rows scored like harmful ones and 4 to block, half of them low.
+    s_harm = np.concatenate([s_harm, [0.95, 0.95, 0.95, 0.05], [0.95, 0.95, 0.05, 0.05]])
+    label = np.concatenate([label, [0, 0, 0, 0], [1, 1, 1, 1]])
+    group = np.concatenate([group, ["framed-claim"] * 8])
+    s_inj = np.zeros(len(label))
+    other = np.zeros(len(label), dtype=bool)
+
+    alone = joint_thresholds(s_inj[:30], s_harm[:30], other[:30], label[:30], group[:30], 0.05)
+    got = choose_from_scores(s_inj, s_harm, other, label, group, max_fpr=0.05)
+    assert alone is not None
+    assert (got.injection, got.harmful) == (alone.injection, alone.harmful)
+    assert got.recall == {"a": 1.0, "framed-claim": 0.5}
+    assert got.fpr == {"a": 0.0, "framed-claim": 0.75}
