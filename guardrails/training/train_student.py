@@ -35,7 +35,6 @@ from guardrails.models.tuned_minilm import (
     Adapter,
     TunedMiniLM,
     add_lora,
-    batch_ids,
     keep_layers,
     lora_state,
     pool,
@@ -45,9 +44,11 @@ from guardrails.training.train_tuned_classifier import (
     Row,
     add_data_arguments,
     add_training_arguments,
+    batch_tensors,
     build_data,
     head_layer,
     logistic_heads,
+    run_steps,
     save_and_rethreshold,
     training_plan,
 )
@@ -133,44 +134,25 @@ def train(args: argparse.Namespace, data: Data, teacher_path: Path) -> tuple[Ada
     wrappers = add_lora(encoder, rank, t_adapter.scale * rank, args.seed)
     init_from_teacher(wrappers, t_adapter, args.layers)
     head = head_layer(t_adapter.heads)
-    opt, sched, epochs, total = training_plan(wrappers, head, data.train, tokenizer, args)
     bce = torch.nn.functional.binary_cross_entropy_with_logits
-    step, t0, log = 0, time.perf_counter(), []
-    for batches in epochs:
-        for batch in batches:
-            if step >= total:
-                break
-            ids, mask = batch_ids(tokenizer, [r.text for r in batch])
-            y = torch.tensor([r.y for r in batch], dtype=torch.float32)  # (B, 2)
-            w = torch.tensor([r.w for r in batch], dtype=torch.float32) * (y >= 0)  # (B, 2)
-            t_vec = torch.from_numpy(np.stack([targets[r.text][0] for r in batch]))  # (B, H)
-            t_logit = torch.from_numpy(np.stack([targets[r.text][1] for r in batch]))  # (B, 2)
-            vec = pool(encoder(ids, mask), mask)  # (B, H)
-            logits = head(vec)  # (B, 2)
-            label = (bce(logits, y.clamp(min=0), reduction="none") * w).sum() / len(batch)
-            soft = bce(logits, torch.sigmoid(t_logit), reduction="none").sum(1).mean()
-            cos = (1.0 - (vec * t_vec).sum(1)).mean()
-            loss = label + args.soft_weight * soft + args.cos_weight * cos
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            step += 1
-            if step % 10 == 0 or step == total:
-                elapsed = time.perf_counter() - t0
-                entry = {
-                    "step": step,
-                    "loss": round(loss.item(), 4),
-                    "cos": round(1.0 - cos.item(), 4),
-                    "s": round(elapsed, 1),
-                }
-                log.append(entry)
-                print(json.dumps(entry), flush=True)
+
+    def step_loss(batch: list[Row]) -> tuple[torch.Tensor, dict]:
+        ids, mask, y, w = batch_tensors(tokenizer, batch)
+        t_vec = torch.from_numpy(np.stack([targets[r.text][0] for r in batch]))  # (B, H)
+        t_logit = torch.from_numpy(np.stack([targets[r.text][1] for r in batch]))  # (B, 2)
+        vec = pool(encoder(ids, mask), mask)  # (B, H)
+        logits = head(vec)  # (B, 2)
+        label = (bce(logits, y.clamp(min=0), reduction="none") * w).sum() / len(batch)
+        soft = bce(logits, torch.sigmoid(t_logit), reduction="none").sum(1).mean()
+        cos = (1.0 - (vec * t_vec).sum(1)).mean()
+        loss = label + args.soft_weight * soft + args.cos_weight * cos
+        return loss, {"cos": round(1.0 - cos.item(), 4)}
+
+    stats = run_steps(*training_plan(wrappers, head, data.train, tokenizer, args), step_loss)
     adapter = Adapter(
         lora_state(wrappers), t_adapter.scale, logistic_heads(head), {}, tuple(args.layers)
     )
-    seconds = round(time.perf_counter() - t0, 1)
-    return adapter, {"steps": step, "train_seconds": seconds, "log_tail": log[-3:]}
+    return adapter, stats
 
 
 def main(argv: list[str] | None = None) -> int:

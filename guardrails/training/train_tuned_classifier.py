@@ -35,7 +35,7 @@ import argparse
 import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -243,6 +243,45 @@ def training_plan(  # type: ignore[no-untyped-def]
     return opt, sched, epochs, total
 
 
+def batch_tensors(  # type: ignore[no-untyped-def]
+    tokenizer, batch: list[Row]
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """ids and mask (B, T), labels y (B, 2) and loss weights w (B, 2), zero where a task has
+    no label for the row (y = -1)."""
+    ids, mask = batch_ids(tokenizer, [r.text for r in batch])
+    y = torch.tensor([r.y for r in batch], dtype=torch.float32)
+    w = torch.tensor([r.w for r in batch], dtype=torch.float32) * (y >= 0)
+    return ids, mask, y, w
+
+
+def run_steps(
+    opt: torch.optim.Optimizer,
+    sched: torch.optim.lr_scheduler.LambdaLR,
+    epochs: list[list[list[Row]]],
+    total: int,
+    step_loss: Callable[[list[Row]], tuple[torch.Tensor, dict]],
+) -> dict:
+    """training_plan's loop: one optimiser step per batch, `total` in all; `step_loss(batch)`
+    gives the loss and what to log beside it (every 10 steps). Returns the steps, the seconds
+    and the log's tail, for the card."""
+    step, t0, log = 0, time.perf_counter(), []
+    for batch in (b for batches in epochs for b in batches):
+        if step >= total:
+            break
+        loss, extra = step_loss(batch)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        step += 1
+        if step % 10 == 0 or step == total:
+            seconds = round(time.perf_counter() - t0, 1)
+            log.append({"step": step, "loss": round(loss.item(), 4), **extra, "s": seconds})
+            print(json.dumps(log[-1]), flush=True)
+    seconds = round(time.perf_counter() - t0, 1)
+    return {"steps": step, "train_seconds": seconds, "log_tail": log[-3:]}
+
+
 def train(args: argparse.Namespace, data: Data) -> tuple[Adapter, dict]:
     from tokenizers import Tokenizer
 
@@ -259,33 +298,17 @@ def train(args: argparse.Namespace, data: Data) -> tuple[Adapter, dict]:
     wrappers = add_lora(encoder, args.rank, args.alpha, args.seed)
     frozen = [LogisticHead.load(DATA / f"{t}_head.npz") for t in ("injection", "harmful")]
     head = head_layer(frozen)
-    opt, sched, epochs, total = training_plan(wrappers, head, data.train, tokenizer, args)
-    step, t0, log = 0, time.perf_counter(), []
-    for batches in epochs:
-        for batch in batches:
-            if step >= total:
-                break
-            ids, mask = batch_ids(tokenizer, [r.text for r in batch])
-            y = torch.tensor([r.y for r in batch], dtype=torch.float32)  # (B, 2)
-            w = torch.tensor([r.w for r in batch], dtype=torch.float32)  # (B, 2)
-            w = w * (y >= 0)
-            logits = head(pool(encoder(ids, mask), mask))  # (B, 2)
-            bce = torch.nn.functional.binary_cross_entropy_with_logits(
-                logits, y.clamp(min=0), reduction="none"
-            )  # (B, 2)
-            loss = (bce * w).sum() / len(batch)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            step += 1
-            if step % 10 == 0 or step == total:
-                elapsed = time.perf_counter() - t0
-                log.append({"step": step, "loss": round(loss.item(), 4), "s": round(elapsed, 1)})
-                print(f"step {step}/{total} loss {loss.item():.4f} {elapsed:.0f}s", flush=True)
-    seconds = time.perf_counter() - t0
+    bce = torch.nn.functional.binary_cross_entropy_with_logits
+
+    def step_loss(batch: list[Row]) -> tuple[torch.Tensor, dict]:
+        ids, mask, y, w = batch_tensors(tokenizer, batch)
+        logits = head(pool(encoder(ids, mask), mask))  # (B, 2)
+        loss = (bce(logits, y.clamp(min=0), reduction="none") * w).sum() / len(batch)
+        return loss, {}
+
+    stats = run_steps(*training_plan(wrappers, head, data.train, tokenizer, args), step_loss)
     adapter = Adapter(lora_state(wrappers), args.alpha / args.rank, logistic_heads(head), {})
-    return adapter, {"steps": step, "train_seconds": round(seconds, 1), "log_tail": log[-3:]}
+    return adapter, stats
 
 
 def main(argv: list[str] | None = None) -> int:
