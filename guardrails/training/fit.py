@@ -75,6 +75,7 @@ def joint_thresholds(
     group: np.ndarray,
     max_fpr: float,
     recall_slack: float = 0.0,
+    measured: tuple[str, ...] = (),
 ) -> JointChoice | None:
     """Thresholds for two rails that block together: a row is blocked when s_inj >= t_inj, or
     s_harm >= t_harm, or `other` (another rail blocks it). Every group of benign rows (label 0,
@@ -82,7 +83,9 @@ def joint_thresholds(
     those within `recall_slack` of the highest mean recall over the groups of rows to block are
     kept, and of them the one with the fewest false positives wins (then the higher recall).
     A slack of half a point stops the search from spending a whole budget on a recall gain too
-    small to carry over to new rows. All arrays are (n,). None when no pair keeps every cap.
+    small to carry over to new rows. The `measured` groups take no part in the choice (no cap,
+    no recall to win); their recall and false-positive rate at the chosen pair are reported
+    with the rest. All arrays are (n,). None when no pair keeps every cap.
 
     The candidates for t_inj are the points just above each of the highest benign injection
     scores, as many as the caps could let through (between two benign scores, the lowest
@@ -90,8 +93,9 @@ def joint_thresholds(
     the sorted benign harmful scores, and the points just above each benign row it still blocks
     are the higher candidates (each one false positive fewer): at most (budget + 1)^2 pairs."""
     s_inj, s_harm = s_inj.astype(np.float64), s_harm.astype(np.float64)
-    benign = label == 0
-    pos_groups = sorted(set(group[~benign].tolist()))
+    chosen_on = ~np.isin(group, measured)  # (n,)
+    benign, to_block = (label == 0) & chosen_on, label == 1
+    pos_groups = sorted(set(group[to_block & chosen_on].tolist()))
     ben_groups = sorted(set(group[benign].tolist()))
     budget = sum(int(np.floor(max_fpr * (benign & (group == g)).sum())) for g in ben_groups)
     highest = np.sort(s_inj[benign])[::-1][: budget + 1]
@@ -113,7 +117,7 @@ def joint_thresholds(
             higher = np.nextafter(np.unique(left[left >= t_harm]), np.inf)
             for t in [t_harm, *(float(h) for h in higher if h < 1.0)]:
                 blocked = base | (s_harm >= t)
-                recall = np.mean([blocked[~benign & (group == g)].mean() for g in pos_groups])
+                recall = np.mean([blocked[to_block & (group == g)].mean() for g in pos_groups])
                 found.append((float(recall), int((blocked & benign).sum()), float(t_inj), t))
     if not found:
         return None
@@ -121,9 +125,16 @@ def joint_thresholds(
     near = [f for f in found if f[0] >= top - recall_slack - 1e-12]
     _, _, t_inj, t_harm = min(near, key=lambda f: (f[1], -f[0]))
     blocked = other | (s_inj >= t_inj) | (s_harm >= t_harm)
+    benign = label == 0  # the measured groups' rows too, from here on
     return JointChoice(
         injection=t_inj,
         harmful=t_harm,
-        recall={g: round(float(blocked[~benign & (group == g)].mean()), 4) for g in pos_groups},
-        fpr={g: round(float(blocked[benign & (group == g)].mean()), 4) for g in ben_groups},
+        recall={
+            g: round(float(blocked[to_block & (group == g)].mean()), 4)
+            for g in [*pos_groups, *measured]
+        },
+        fpr={
+            g: round(float(blocked[benign & (group == g)].mean()), 4)
+            for g in [*ben_groups, *measured]
+        },
     )

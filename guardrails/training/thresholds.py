@@ -34,7 +34,6 @@ rewrites the adapter's thresholds (the trainer calls `rethreshold` on the file i
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -145,35 +144,12 @@ def choose(rows: list[ValidationRow], adapter: Path, max_fpr: float) -> JointCho
     s_inj, s_harm, other = rail_scores(rows, adapter)
     label = np.array([r.label for r in rows])
     group = np.array([r.group for r in rows])
-    return choose_from_scores(s_inj, s_harm, other, label, group, max_fpr)
-
-
-def choose_from_scores(
-    s_inj: np.ndarray,
-    s_harm: np.ndarray,
-    other: np.ndarray,
-    label: np.ndarray,
-    group: np.ndarray,
-    max_fpr: float,
-) -> JointChoice:
-    """joint_thresholds over every group but MEASURED_ONLY, whose recall and false-positive
-    rate at the chosen pair are added to the result. All arrays are (n,)."""
-    capped = ~np.isin(group, MEASURED_ONLY)  # (n,)
     choice = joint_thresholds(
-        s_inj[capped], s_harm[capped], other[capped], label[capped], group[capped], max_fpr,
-        RECALL_SLACK,
-    )  # fmt: skip
+        s_inj, s_harm, other, label, group, max_fpr, RECALL_SLACK, measured=MEASURED_ONLY
+    )
     if choice is None:
         raise SystemExit(f"no thresholds keep every benign group at or below {max_fpr}")
-    blocked = other | (s_inj >= choice.injection) | (s_harm >= choice.harmful)  # (n,)
-    measured = {g: group == g for g in MEASURED_ONLY}
-    return dataclasses.replace(
-        choice,
-        recall=choice.recall
-        | {g: round(float(blocked[m & (label == 1)].mean()), 4) for g, m in measured.items()},
-        fpr=choice.fpr
-        | {g: round(float(blocked[m & (label == 0)].mean()), 4) for g, m in measured.items()},
-    )
+    return choice
 
 
 def rethreshold(

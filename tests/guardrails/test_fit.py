@@ -93,8 +93,6 @@ def test_no_choice_when_other_rails_alone_break_a_cap() -> None:
 
 
 def test_a_measured_only_group_is_reported_but_moves_no_threshold() -> None:
-    from guardrails.training.thresholds import choose_from_scores
-
     # 20 benign rows and 10 to block in a capped group; harmful scores separate them at 0.5.
     s_harm = np.array([0.1] * 20 + [0.9] * 10)
     label = np.array([0] * 20 + [1] * 10)
@@ -107,7 +105,7 @@ def test_a_measured_only_group_is_reported_but_moves_no_threshold() -> None:
     other = np.zeros(len(label), dtype=bool)
 
     alone = joint_thresholds(s_inj[:30], s_harm[:30], other[:30], label[:30], group[:30], 0.05)
-    got = choose_from_scores(s_inj, s_harm, other, label, group, max_fpr=0.05)
+    got = joint_thresholds(s_inj, s_harm, other, label, group, 0.05, measured=("framed-claim",))
     assert alone is not None
     assert (got.injection, got.harmful) == (alone.injection, alone.harmful)
     assert got.recall == {"a": 1.0, "framed-claim": 0.5}

@@ -221,6 +221,7 @@ def test_scores_are_deterministic_across_loads(adapter) -> None:
     np.testing.assert_allclose(np.linalg.norm(first, axis=1), 1.0, atol=1e-5)
 
 
+@needs_minilm
 def test_the_float32_switch_turns_bf16_off(monkeypatch) -> None:
     from guardrails.models.bf16_linear import FLOAT32_ENV, native_bf16
 
