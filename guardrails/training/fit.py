@@ -65,6 +65,7 @@ class JointChoice:
     harmful: float
     recall: dict[str, float]  # per group of rows to block
     fpr: dict[str, float]  # per group of benign rows
+    extra: float | None = None  # the third rail's threshold; None: not given, or best off
 
 
 def joint_thresholds(
@@ -76,6 +77,7 @@ def joint_thresholds(
     max_fpr: float,
     recall_slack: float = 0.0,
     measured: tuple[str, ...] = (),
+    s_extra: np.ndarray | None = None,
 ) -> JointChoice | None:
     """Thresholds for two rails that block together: a row is blocked when s_inj >= t_inj, or
     s_harm >= t_harm, or `other` (another rail blocks it). Every group of benign rows (label 0,
@@ -91,40 +93,56 @@ def joint_thresholds(
     scores, as many as the caps could let through (between two benign scores, the lowest
     threshold blocks most); for each, the lowest t_harm that keeps every cap comes straight from
     the sorted benign harmful scores, and the points just above each benign row it still blocks
-    are the higher candidates (each one false positive fewer): at most (budget + 1)^2 pairs."""
+    are the higher candidates (each one false positive fewer): at most (budget + 1)^2 pairs.
+
+    With `s_extra` a third rail's threshold is chosen with the pair, by the same rule: its
+    candidates are found the way t_inj's are, and "off" (None) is one of them."""
     s_inj, s_harm = s_inj.astype(np.float64), s_harm.astype(np.float64)
     chosen_on = ~np.isin(group, measured)  # (n,)
     benign, to_block = (label == 0) & chosen_on, label == 1
     pos_groups = sorted(set(group[to_block & chosen_on].tolist()))
     ben_groups = sorted(set(group[benign].tolist()))
     budget = sum(int(np.floor(max_fpr * (benign & (group == g)).sum())) for g in ben_groups)
-    highest = np.sort(s_inj[benign])[::-1][: budget + 1]
-    t_injs = np.unique(np.nextafter(highest, np.inf))
-    found: list[tuple[float, int, float, float]] = []  # (recall, false positives, t_inj, t_harm)
-    for t_inj in t_injs:
-        base = other | (s_inj >= t_inj)  # (n,)
-        t_harm = 1e-6  # a rail threshold lies in (0, 1)
-        for g in ben_groups:
-            rows = benign & (group == g)
-            allowed = int(np.floor(max_fpr * rows.sum())) - int((base & rows).sum())
-            if allowed < 0:
-                break
-            rest = np.sort(s_harm[rows & ~base])[::-1]
-            if allowed < len(rest):
-                t_harm = max(t_harm, float(np.nextafter(rest[allowed], np.inf)))
-        else:
-            left = s_harm[benign & ~base]
-            higher = np.nextafter(np.unique(left[left >= t_harm]), np.inf)
-            for t in [t_harm, *(float(h) for h in higher if h < 1.0)]:
-                blocked = base | (s_harm >= t)
-                recall = np.mean([blocked[to_block & (group == g)].mean() for g in pos_groups])
-                found.append((float(recall), int((blocked & benign).sum()), float(t_inj), t))
+
+    def above_highest(scores: np.ndarray) -> list[float]:
+        highest = np.sort(scores.astype(np.float64)[benign])[::-1][: budget + 1]
+        return [float(t) for t in np.unique(np.nextafter(highest, np.inf))]
+
+    t_injs = above_highest(s_inj)
+    t_extras: list[float | None] = [None]
+    if s_extra is not None:
+        t_extras += [t for t in above_highest(s_extra) if t < 1.0]
+    # (recall, false positives, t_inj, t_harm, t_extra)
+    found: list[tuple[float, int, float, float, float | None]] = []
+    for t_extra in t_extras:
+        before = other if t_extra is None else other | (s_extra >= t_extra)  # type: ignore[operator]
+        for t_inj in t_injs:
+            base = before | (s_inj >= t_inj)  # (n,)
+            t_harm = 1e-6  # a rail threshold lies in (0, 1)
+            for g in ben_groups:
+                rows = benign & (group == g)
+                allowed = int(np.floor(max_fpr * rows.sum())) - int((base & rows).sum())
+                if allowed < 0:
+                    break
+                rest = np.sort(s_harm[rows & ~base])[::-1]
+                if allowed < len(rest):
+                    t_harm = max(t_harm, float(np.nextafter(rest[allowed], np.inf)))
+            else:
+                left = s_harm[benign & ~base]
+                higher = np.nextafter(np.unique(left[left >= t_harm]), np.inf)
+                for t in [t_harm, *(float(h) for h in higher if h < 1.0)]:
+                    blocked = base | (s_harm >= t)
+                    recall = np.mean([blocked[to_block & (group == g)].mean() for g in pos_groups])
+                    fp = int((blocked & benign).sum())
+                    found.append((float(recall), fp, t_inj, t, t_extra))
     if not found:
         return None
     top = max(f[0] for f in found)
     near = [f for f in found if f[0] >= top - recall_slack - 1e-12]
-    _, _, t_inj, t_harm = min(near, key=lambda f: (f[1], -f[0]))
+    _, _, t_inj, t_harm, t_extra = min(near, key=lambda f: (f[1], -f[0]))
     blocked = other | (s_inj >= t_inj) | (s_harm >= t_harm)
+    if t_extra is not None:
+        blocked |= s_extra >= t_extra  # type: ignore[operator]
     benign = label == 0  # the measured groups' rows too, from here on
     return JointChoice(
         injection=t_inj,
@@ -137,4 +155,5 @@ def joint_thresholds(
             g: round(float(blocked[benign & (group == g)].mean()), 4)
             for g in [*ben_groups, *measured]
         },
+        extra=t_extra,
     )

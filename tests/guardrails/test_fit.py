@@ -37,9 +37,7 @@ def _rows() -> dict[str, np.ndarray]:
 def test_joint_thresholds_spend_each_groups_budget_where_it_buys_recall() -> None:
     d = _rows()
     other = np.zeros(26, dtype=bool)
-    choice = joint_thresholds(
-        d["s_inj"], d["s_harm"], other, d["label"], d["group"], max_fpr=0.1
-    )
+    choice = joint_thresholds(d["s_inj"], d["s_harm"], other, d["label"], d["group"], max_fpr=0.1)
     assert choice is not None
     # Catching the 0.45 attack would block two of group a's rows (0.47, 0.5), one over its cap;
     # blocking the 0.5 row buys nothing, so the injection threshold goes just above it (the 0.8
@@ -73,9 +71,7 @@ def test_another_rails_false_positive_uses_up_the_budget() -> None:
     d = _rows()
     other = np.zeros(26, dtype=bool)
     other[10] = True  # a rule blocks one benign row of group b
-    choice = joint_thresholds(
-        d["s_inj"], d["s_harm"], other, d["label"], d["group"], max_fpr=0.1
-    )
+    choice = joint_thresholds(d["s_inj"], d["s_harm"], other, d["label"], d["group"], max_fpr=0.1)
     assert choice is not None
     assert choice.harmful == np.nextafter(0.6, 1.0)  # b's 0.6 row may no longer be blocked
     assert choice.fpr["b"] == 0.1
@@ -110,3 +106,37 @@ def test_a_measured_only_group_is_reported_but_moves_no_threshold() -> None:
     assert (got.injection, got.harmful) == (alone.injection, alone.harmful)
     assert got.recall == {"a": 1.0, "framed-claim": 0.5}
     assert got.fpr == {"a": 0.0, "framed-claim": 0.75}
+
+
+def test_a_third_rail_is_chosen_with_the_pair_when_it_buys_recall_within_the_caps() -> None:
+    d = _rows()
+    other = np.zeros(26, dtype=bool)
+    # The third rail sees the 0.45 attack (row 22) that the injection head cannot catch within
+    # group a's cap, and scores every benign row 0.1.
+    s_extra = np.full(26, 0.1)
+    s_extra[22] = 0.95
+    choice = joint_thresholds(
+        d["s_inj"], d["s_harm"], other, d["label"], d["group"], max_fpr=0.1, s_extra=s_extra
+    )
+    assert choice is not None
+    assert choice.extra == np.nextafter(0.1, 1.0)
+    assert choice.recall == {"harm": 1.0, "inj": 1.0}
+    assert choice.fpr == {"a": 0.0, "b": 0.1}
+
+
+def test_a_third_rail_that_only_adds_false_positives_stays_off() -> None:
+    d = _rows()
+    other = np.zeros(26, dtype=bool)
+    args = (d["s_inj"], d["s_harm"], other, d["label"], d["group"])
+    s_extra = np.full(26, 0.05)
+    s_extra[:10] = 0.9  # every benign row of group a, and none of the rows to block
+    without = joint_thresholds(*args, max_fpr=0.1)
+    choice = joint_thresholds(*args, max_fpr=0.1, s_extra=s_extra)
+    assert choice is not None and without is not None
+    assert choice.extra is None
+    assert (choice.injection, choice.harmful, choice.recall, choice.fpr) == (
+        without.injection,
+        without.harmful,
+        without.recall,
+        without.fpr,
+    )
