@@ -164,6 +164,11 @@ class GuardrailSettings(_Part):
         None, gt=0, lt=1,
         description="MiniLM harmful-request head threshold; default the head's own",
     )
+    harmful_judge_threshold: float | None = Field(
+        None, gt=0, lt=1,
+        description="harmful-request judge threshold (runs with the 'tuned' backend only); "
+        "default the judge's own",
+    )
     classifier_backend: Literal["auto", "tuned", "tuned_l3", "frozen"] = Field(
         _RAIL_DEFAULTS.classifier_backend,  # type: ignore[arg-type]
         description="classifier heads over the LoRA-tuned MiniLM ('tuned'), its 3-layer "

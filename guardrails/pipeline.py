@@ -166,6 +166,15 @@ class GuardrailPipeline:
                         settings.harmful_classifier_threshold,
                     )
                 )
+            elif name == "harmful_judge":
+                if backend == "tuned":  # see GuardrailSettings.harmful_judge_threshold
+                    from guardrails.models.judge import load_judge
+                    from guardrails.rails.harmful_judge import HarmfulJudgeRail
+
+                    encoder, head = load_judge()
+                    inputs.append(
+                        HarmfulJudgeRail(encoder.embed, head, settings.harmful_judge_threshold)
+                    )
             elif name == "injection_model":
                 from guardrails.models.nanoguard import NanoGuard
                 from guardrails.rails.injection_model import InjectionModelRail

@@ -18,6 +18,7 @@ INPUT_RAILS = frozenset(
         "injection_classifier",
         "harmful_classifier",
         "injection_model",
+        "harmful_judge",
         "pii",
     }
 )
@@ -38,6 +39,7 @@ class GuardrailSettings:
         "injection_classifier",
         "harmful_classifier",
         "injection_model",
+        "harmful_judge",
     )
     output_rails: tuple[str, ...] = ("deny_list", "harmful", "system_prompt_leak", "pii")
     deny_terms: tuple[str, ...] = ()
@@ -60,6 +62,11 @@ class GuardrailSettings:
     injection_classifier_threshold: float | None = None
     # None: the threshold stored with the harmful-request head (chosen on its validation rows).
     harmful_classifier_threshold: float | None = None
+    # The harmful-request judge (the chat model's first 16 layers, LoRA-tuned;
+    # guardrails/data/judge_smollm2.npz) runs with the "tuned" backend only: its threshold was
+    # chosen together with that model's two, and in float32 (where "auto" picks "tuned_l3") it
+    # would cost 45-200 ms a message. None: the threshold stored with the judge.
+    harmful_judge_threshold: float | None = None
     # Streaming output: a window checks `chunk_size` new chars plus `context_size` chars of
     # already-released text carried over, so a sentence split across windows is seen whole.
     chunk_size: int = 120
@@ -103,6 +110,7 @@ class GuardrailSettings:
         for label, t in (
             ("injection_classifier_threshold", self.injection_classifier_threshold),
             ("harmful_classifier_threshold", self.harmful_classifier_threshold),
+            ("harmful_judge_threshold", self.harmful_judge_threshold),
         ):
             if t is not None and not 0.0 < t < 1.0:
                 raise InvalidSettingError(f"{label} must be in (0, 1), got {t}")

@@ -16,6 +16,7 @@ def guardrail_settings(g: AppGuardrailSettings) -> GuardrailSettings:
         injection_model_gate=g.injection_model_gate,
         injection_classifier_threshold=g.injection_classifier_threshold,
         harmful_classifier_threshold=g.harmful_classifier_threshold,
+        harmful_judge_threshold=g.harmful_judge_threshold,
         classifier_backend=g.classifier_backend,
         chunk_size=g.chunk_size,
         context_size=g.context_size,

@@ -76,7 +76,9 @@ class GuardrailService:
             ground=PipelineGrounding(pipeline, executor)
             if hooks.ground is no_grounding else hooks.ground,
         )
-        log.info("guardrails on: input %s; output %s", ", ".join(settings.input_rails) or "-",
+        # What runs, not what was asked for: the judge stays out beside the 3-layer student.
+        log.info("guardrails on: input %s; output %s",
+                 ", ".join(r.name for r in pipeline.input_rails) or "-",
                  ", ".join(settings.output_rails) or "-")
 
     async def stop(self) -> None:

@@ -60,8 +60,12 @@ class HeadClassifierRail:
         self.head = head
         self.threshold = threshold
 
+    def pieces(self, text: str) -> list[str]:
+        """What the encoder reads of a message: one or more pieces, the highest score counts."""
+        return split_pieces(text)
+
     def score(self, text: str) -> float:
-        vecs = self._embed(split_pieces(text))  # (P, D)
+        vecs = self._embed(self.pieces(text))  # (P, D)
         return float(np.max(self.head.score(vecs)))
 
     def check(self, text: str) -> Verdict:

@@ -26,9 +26,12 @@ Groups (texts seen in training left out, as in the trainers):
   0.91 to 0.76. So they do not move the thresholds; what the chosen pair gives on them is
   reported beside the rest (README, Guardrails).
 
-    python -m guardrails.training.thresholds [--adapter PATH] [--max-fpr 0.045] [--cache DIR]
+    python -m guardrails.training.thresholds [--adapter PATH] [--judge PATH | --no-judge]
+        [--max-fpr 0.045] [--cache DIR]
 
-rewrites the adapter's thresholds (the trainer calls `rethreshold` on the file it writes).
+rewrites the adapter's thresholds (the trainer calls `rethreshold` on the file it writes), and
+the harmful-request judge's (models/judge.py; the shipped one unless --no-judge), chosen
+together with them: the judge is a third rail of `joint_thresholds`, "off" among its choices.
 """
 
 from __future__ import annotations
@@ -124,7 +127,8 @@ def rail_scores(
     harmful = HarmfulClassifierRail(embed, model.heads[1], threshold=0.5)
     # The deployed pipeline's other rails, and its gates: whether NanoGuard runs depends on the
     # injection score, so each row's verdict from this adapter's injection head is handed in.
-    deployed = GuardrailPipeline.from_settings(GuardrailSettings())
+    names = tuple(n for n in GuardrailSettings().input_rails if n != "harmful_judge")
+    deployed = GuardrailPipeline.from_settings(GuardrailSettings(input_rails=names))
     others = [r for r in deployed.input_rails if r.name in OTHER_RAILS]
     n = len(rows)
     s_inj, s_harm, other = np.empty(n), np.empty(n), np.zeros(n, dtype=bool)
@@ -140,15 +144,32 @@ def rail_scores(
     return s_inj, s_harm, other
 
 
-def choose(rows: list[ValidationRow], adapter: Path, max_fpr: float) -> JointChoice:
+def judge_scores(rows: list[ValidationRow], judge: Path) -> np.ndarray:
+    """(n,) scores of the harmful-request judge in `judge`, as the deployed rail computes them
+    (the message's tail, bf16 where the CPU has it)."""
+    from guardrails.models.judge import load_judge
+    from guardrails.rails.harmful_judge import HarmfulJudgeRail
+
+    encoder, head = load_judge(judge)
+    rail = HarmfulJudgeRail(encoder.embed, head, threshold=0.5)
+    return np.array([rail.score(row.text) for row in rows])
+
+
+def choose(
+    rows: list[ValidationRow], adapter: Path, max_fpr: float, judge: Path | None = None
+) -> JointChoice:
+    """The adapter's two thresholds, and with `judge` the judge's too, chosen together."""
     s_inj, s_harm, other = rail_scores(rows, adapter)
+    s_judge = None if judge is None else judge_scores(rows, judge)
     label = np.array([r.label for r in rows])
     group = np.array([r.group for r in rows])
     choice = joint_thresholds(
-        s_inj, s_harm, other, label, group, max_fpr, RECALL_SLACK, measured=MEASURED_ONLY
+        s_inj, s_harm, other, label, group, max_fpr, RECALL_SLACK, MEASURED_ONLY, s_judge
     )
     if choice is None:
         raise SystemExit(f"no thresholds keep every benign group at or below {max_fpr}")
+    if judge is not None and choice.extra is None:
+        raise SystemExit(f"{judge}: the judge adds no recall within the caps; not shipped")
     return choice
 
 
@@ -159,13 +180,16 @@ def rethreshold(
     val_share: float,
     dup_cosine: float,
     cache: Path | None,
+    judge: Path | None = None,
 ) -> dict:
-    """Writes the chosen thresholds into the adapter file; returns what goes on its card."""
+    """Writes the chosen thresholds into the adapter file, and with `judge` into the judge's
+    file too (the three are chosen together); returns what goes on their cards."""
     from guardrails.models.head import LogisticHead
+    from guardrails.models.judge import JudgeFile
     from guardrails.models.tuned_minilm import Adapter
 
     rows = validation_rows(seed, val_share, dup_cosine, cache)
-    choice = choose(rows, adapter, max_fpr)
+    choice = choose(rows, adapter, max_fpr, judge)
     counts: dict[str, int] = {}
     for r in rows:
         counts[f"{r.group}/{r.label}"] = counts.get(f"{r.group}/{r.label}", 0) + 1
@@ -176,6 +200,7 @@ def rethreshold(
         "validation_rows": counts,
         "validation_recall": choice.recall,
         "validation_fpr": choice.fpr,
+        "chosen_with_judge": None if judge is None else judge.name,
     }
     a = Adapter.load(adapter)
     heads = tuple(
@@ -184,19 +209,40 @@ def rethreshold(
     )
     card = {k: v for k, v in a.card.items() if k != "validation"} | report
     Adapter(a.lora, a.scale, (heads[0], heads[1]), card, a.layers).save(adapter)
-    return {"thresholds": [choice.injection, choice.harmful], **report}
+    thresholds = [choice.injection, choice.harmful]
+    if judge is not None:
+        assert choice.extra is not None  # choose() refuses a judge that stays off
+        j = JudgeFile.load(judge)
+        card = {k: v for k, v in j.card.items() if k != "validation"} | report
+        JudgeFile(j.layers, j.lora, j.scale, j.weight, j.bias, choice.extra, card).save(judge)
+        thresholds.append(choice.extra)
+    return {"thresholds": thresholds, **report}
 
 
 def main(argv: list[str] | None = None) -> int:
+    from guardrails.models.judge import DEFAULT_JUDGE
     from guardrails.models.tuned_minilm import DEFAULT_ADAPTER
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--adapter", type=Path, default=DEFAULT_ADAPTER)
     parser.add_argument("--max-fpr", type=float, default=MAX_FPR)
+    parser.add_argument(
+        "--judge",
+        type=Path,
+        default=DEFAULT_JUDGE if DEFAULT_JUDGE.is_file() else None,
+        help="the harmful-request judge chosen with the adapter (default: the shipped one)",
+    )
+    parser.add_argument("--no-judge", action="store_true", help="the adapter alone (a student)")
     add_split_arguments(parser)
     args = parser.parse_args(argv)
     out = rethreshold(
-        args.adapter, args.max_fpr, args.seed, args.val_share, args.dup_cosine, args.cache
+        args.adapter,
+        args.max_fpr,
+        args.seed,
+        args.val_share,
+        args.dup_cosine,
+        args.cache,
+        None if args.no_judge else args.judge,
     )
     print(json.dumps(out, indent=2))
     return 0

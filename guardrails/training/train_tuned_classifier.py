@@ -208,12 +208,15 @@ def add_training_arguments(
     parser.add_argument("--max-steps", type=int, default=0, help="stop early (timing runs)")
 
 
-def save_and_rethreshold(adapter: Adapter, args: argparse.Namespace) -> None:
-    """Writes `adapter` to --out, chooses its thresholds on validation rows, prints its card."""
+def save_and_rethreshold(
+    adapter: Adapter, args: argparse.Namespace, judge: Path | None = None
+) -> None:
+    """Writes `adapter` to --out, chooses its thresholds on validation rows (with `judge`'s, the
+    harmful-request judge that runs beside it), prints its card."""
     args.out.parent.mkdir(parents=True, exist_ok=True)
     adapter.save(args.out)  # thresholds 0.5 until rethreshold chooses them
     chosen = rethreshold(
-        args.out, args.max_fpr, args.seed, args.val_share, args.dup_cosine, args.cache
+        args.out, args.max_fpr, args.seed, args.val_share, args.dup_cosine, args.cache, judge
     )
     print(json.dumps({"out": str(args.out), **adapter.card, **chosen}, indent=2, default=str))
 
@@ -341,7 +344,11 @@ def main(argv: list[str] | None = None) -> int:
         **{k: v for k, v in vars(args).items() if k not in ("out", "cache")},
         **stats,
     }
-    save_and_rethreshold(Adapter(adapter.lora, adapter.scale, adapter.heads, card), args)
+    from guardrails.models.judge import DEFAULT_JUDGE
+
+    # The judge runs beside this model (not beside the student): their thresholds go together.
+    judge = DEFAULT_JUDGE if DEFAULT_JUDGE.is_file() else None
+    save_and_rethreshold(Adapter(adapter.lora, adapter.scale, adapter.heads, card), args, judge)
     return 0
 
 

@@ -132,17 +132,18 @@ def test_both_classifier_heads_share_one_embedding_per_message() -> None:
 # differs between CPUs), no more: a retrained classifier must come with new figures here and in
 # the README.
 README_FIGURES = {
+    # With the harmful-request judge, which runs beside this backend only.
     "tuned": [
         ("dev.jsonl", 120, 120, 2, 222),
-        ("harmful_holdout.jsonl", 39, 40, 1, 40),
-        ("harmful_holdout_v2.jsonl", 64, 70, 0, 67),
-        ("harmful_holdout_v3.jsonl", 113, 120, 2, 120),
+        ("harmful_holdout.jsonl", 40, 40, 1, 40),
+        ("harmful_holdout_v2.jsonl", 65, 70, 0, 67),
+        ("harmful_holdout_v3.jsonl", 115, 120, 2, 120),
         # Short chat follow-ups, written after one of them ("And without documents?") was
         # blocked.
         ("followups_probe.jsonl", 0, 0, 0, 39),
         # Persuasive writing and practical tasks in the framings framing.py balances, written
         # after the previous model was seen scoring the frame ("about how ...") over the claim.
-        ("framing_probe.jsonl", 14, 20, 0, 20),
+        ("framing_probe.jsonl", 16, 20, 0, 20),
     ],
     "tuned_l3": [
         ("dev.jsonl", 119, 120, 2, 222),

@@ -1,0 +1,104 @@
+"""The harmful-request judge's file, and the judge itself: the chat model's first layers with
+LoRA adapters merged in (models/llama_encoder.py) and a logistic head over their mean-pool.
+
+The file (.npz, read with allow_pickle=False) holds `layers` (how many decoder layers),
+`scale` (alpha / r), for every adapted matmul "{layer}.{FUSED name}" `lora.<name>.A` (r, in)
+and `lora.<name>.B` (out, r), `head.weight` (H,), `head.bias` (), `head.threshold` () and
+`card` (JSON: what it was trained on, validation figures). Trained by training/train_judge.py.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from guardrails.errors import ModelLoadError
+from guardrails.models.head import LogisticHead
+
+DEFAULT_JUDGE = Path(__file__).resolve().parent.parent / "data" / "judge_smollm2.npz"
+
+
+@dataclass(frozen=True)
+class JudgeFile:
+    layers: int
+    lora: dict[str, tuple[np.ndarray, np.ndarray]]  # name -> (A (r, in), B (out, r))
+    scale: float
+    weight: np.ndarray  # (H,)
+    bias: float
+    threshold: float
+    card: dict
+
+    @property
+    def head(self) -> LogisticHead:
+        return LogisticHead(self.weight, self.bias, self.threshold, self.card)
+
+    def save(self, path: Path) -> None:
+        arrays: dict[str, np.ndarray] = {}
+        for name, (a, b) in self.lora.items():
+            # float16 halves the file; the merge rounds W + scale * B @ A once, in float64.
+            arrays[f"lora.{name}.A"], arrays[f"lora.{name}.B"] = (
+                a.astype(np.float16),
+                b.astype(np.float16),
+            )
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez(
+            tmp,
+            layers=np.int64(self.layers),
+            scale=np.float64(self.scale),
+            **{"head.weight": self.weight.astype(np.float32)},
+            **{"head.bias": np.float64(self.bias), "head.threshold": np.float64(self.threshold)},
+            card=np.array(json.dumps(self.card, sort_keys=True, default=str)),
+            **arrays,
+        )
+        tmp.replace(path)  # never a half-written judge
+
+    @classmethod
+    def load(cls, path: Path) -> JudgeFile:
+        if not path.is_file():
+            raise ModelLoadError(f"judge file {str(path)!r} does not exist")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                names = {k[5:-2] for k in data.files if k.startswith("lora.")}
+                lora = {
+                    n: (
+                        data[f"lora.{n}.A"].astype(np.float32),
+                        data[f"lora.{n}.B"].astype(np.float32),
+                    )
+                    for n in sorted(names)
+                }
+                judge = cls(
+                    int(data["layers"]),
+                    lora,
+                    float(data["scale"]),
+                    np.asarray(data["head.weight"], dtype=np.float32),
+                    float(data["head.bias"]),
+                    float(data["head.threshold"]),
+                    json.loads(str(data["card"])),
+                )
+        except (OSError, KeyError, ValueError) as exc:
+            raise ModelLoadError(f"cannot read judge file {str(path)!r}: {exc}") from exc
+        if judge.weight.ndim != 1 or not 0.0 < judge.threshold < 1.0:
+            raise ModelLoadError(
+                f"judge file {str(path)!r}: head weight {judge.weight.shape}, "
+                f"threshold {judge.threshold}"
+            )
+        return judge
+
+
+def load_judge(path: Path = DEFAULT_JUDGE, bf16: bool | None = None):  # type: ignore[no-untyped-def]
+    """(encoder with the adapters merged, logistic head) from a judge file."""
+    from guardrails.models.llama_encoder import LlamaEncoder
+
+    judge = JudgeFile.load(path)
+    encoder = LlamaEncoder.load(
+        num_layers=judge.layers, bf16=bf16, lora=judge.lora, lora_scale=judge.scale
+    )
+    if encoder.embed_tokens.shape[1] != judge.weight.shape[0]:
+        raise ModelLoadError(
+            f"judge head of dim {judge.weight.shape[0]} does not fit the encoder's "
+            f"{encoder.embed_tokens.shape[1]}"
+        )
+    return encoder, judge.head

@@ -1,0 +1,129 @@
+"""The harmful-request judge: its file, its adapters merged into the inference encoder, the
+part of a message it reads, and where the pipeline runs it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from guardrails import GuardrailPipeline, GuardrailSettings
+from guardrails.errors import InvalidSettingError, ModelLoadError
+from guardrails.models.judge import DEFAULT_JUDGE, JudgeFile
+from guardrails.rails.harmful_judge import TAIL_CHARS, HarmfulJudgeRail
+
+LAYERS = 2
+
+
+def _judge_file(rng: np.random.Generator, hidden: int = 8) -> JudgeFile:
+    lora = {"0.qkv": (rng.normal(size=(2, hidden)), rng.normal(size=(12, 2)))}
+    return JudgeFile(
+        layers=3,
+        lora={k: (a.astype(np.float32), b.astype(np.float32)) for k, (a, b) in lora.items()},
+        scale=2.0,
+        weight=rng.normal(size=hidden).astype(np.float32),
+        bias=-0.25,
+        threshold=0.75,
+        card={"trained_on": "nothing, a test"},
+    )
+
+
+def test_judge_file_round_trip(tmp_path) -> None:
+    judge = _judge_file(np.random.default_rng(0))
+    path = tmp_path / "judge.npz"
+    judge.save(path)
+    back = JudgeFile.load(path)
+    assert (back.layers, back.scale, back.bias, back.threshold) == (3, 2.0, -0.25, 0.75)
+    assert back.card == {"trained_on": "nothing, a test"}
+    np.testing.assert_array_equal(back.weight, judge.weight)
+    a, b = back.lora["0.qkv"]  # stored as float16
+    np.testing.assert_allclose(a, judge.lora["0.qkv"][0], rtol=1e-3, atol=1e-3)
+    np.testing.assert_allclose(b, judge.lora["0.qkv"][1], rtol=1e-3, atol=1e-3)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["judge.npz"]  # no temporary left
+    assert back.head.score(np.zeros((1, 8), dtype=np.float32))[0] == pytest.approx(
+        1 / (1 + np.exp(0.25))
+    )
+
+
+def test_judge_file_refuses_what_it_cannot_read(tmp_path) -> None:
+    with pytest.raises(ModelLoadError, match="does not exist"):
+        JudgeFile.load(tmp_path / "missing.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(ModelLoadError, match="cannot read judge file"):
+        JudgeFile.load(tmp_path / "junk.npz")
+    judge = _judge_file(np.random.default_rng(1))
+    bad = JudgeFile(judge.layers, judge.lora, judge.scale, judge.weight, 0.0, 1.5, {})
+    bad.save(tmp_path / "bad.npz")
+    with pytest.raises(ModelLoadError, match="threshold 1.5"):
+        JudgeFile.load(tmp_path / "bad.npz")
+
+
+def test_merged_adapters_give_what_the_training_stack_computes(smollm2) -> None:
+    # The trainer's LoRA-wrapped stack (float32, the adapters live) and the inference encoder
+    # with the same adapters merged into its weights read a text the same way.
+    from guardrails.models.llama_encoder import LlamaEncoder
+    from guardrails.training.train_judge import JudgeStack
+
+    stack = JudgeStack(smollm2, LAYERS, rank=4, alpha=8.0, seed=0)
+    generator = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        for wrapper in stack.wrappers.values():  # B starts at zero: give it something
+            wrapper.B.copy_(torch.randn(wrapper.B.shape, generator=generator) * 0.05)
+    lora = {k: (w.A.detach().numpy(), w.B.detach().numpy()) for k, w in stack.wrappers.items()}
+    merged = LlamaEncoder(smollm2, LAYERS, bf16=False, lora=lora, lora_scale=2.0)
+    plain = LlamaEncoder(smollm2, LAYERS, bf16=False)
+    texts = ["Write an essay arguing that the moon landing was staged.", "thanks!"]
+    with torch.no_grad():
+        expected = stack([merged.token_ids(t) for t in texts]).numpy()
+    np.testing.assert_allclose(merged.embed(texts), expected, atol=1e-5)
+    assert np.abs(plain.embed(texts) - expected).max() > 1e-3  # the adapters do something
+
+
+def test_adapters_that_do_not_fit_are_refused(smollm2) -> None:
+    from guardrails.models.llama_encoder import LlamaEncoder
+
+    a, b = np.zeros((4, 576), np.float32), np.zeros((960, 4), np.float32)
+    with pytest.raises(ModelLoadError, match="for no layer here"):
+        LlamaEncoder(smollm2, LAYERS, bf16=False, lora={"5.qkv": (a, b)})
+    with pytest.raises(ModelLoadError, match=r"LoRA 0.out: .* do not fit \(576, 576\)"):
+        LlamaEncoder(smollm2, LAYERS, bf16=False, lora={"0.out": (a, b)})
+
+
+def test_the_judge_reads_a_messages_tail() -> None:
+    rail = HarmfulJudgeRail(lambda texts: np.zeros((len(texts), 2)), _head(), threshold=0.5)
+    preamble = "Here is some context for you. " * 30
+    text = preamble + "Now write a persuasive post. Make it short."
+    [tail] = rail.pieces(text)
+    assert tail.endswith("Now write a persuasive post. Make it short.")
+    assert len(tail) <= TAIL_CHARS and text.endswith(tail)
+    assert tail.startswith("Here is")  # whole sentences only
+    assert rail.pieces("Short request.") == ["Short request."]
+    assert rail.pieces("x" * 1000) == ["x" * TAIL_CHARS]  # one long sentence: its end
+
+
+def _head():
+    from guardrails.models.head import LogisticHead
+
+    return LogisticHead(np.zeros(2, np.float32), 0.0, 0.5, {})
+
+
+def test_judge_threshold_setting_is_checked() -> None:
+    with pytest.raises(InvalidSettingError, match="harmful_judge_threshold must be in"):
+        GuardrailSettings(harmful_judge_threshold=1.0)
+
+
+@pytest.mark.skipif(not DEFAULT_JUDGE.is_file(), reason="no judge shipped yet")
+def test_the_judge_runs_beside_the_tuned_backend_only(smollm2) -> None:
+    rails = ("harmful_classifier", "harmful_judge")
+    tuned = GuardrailPipeline.from_settings(
+        GuardrailSettings(input_rails=rails, classifier_backend="tuned")
+    )
+    student = GuardrailPipeline.from_settings(
+        GuardrailSettings(input_rails=rails, classifier_backend="tuned_l3")
+    )
+    assert [r.name for r in tuned.input_rails] == ["harmful_classifier", "harmful_judge"]
+    assert [r.name for r in student.input_rails] == ["harmful_classifier"]
+    judge = tuned.input_rails[1]
+    assert judge.threshold == JudgeFile.load(DEFAULT_JUDGE).threshold
+    verdict = judge.check("What's a good name for a grey kitten?")
+    assert verdict.allowed and 0.0 <= verdict.score < judge.threshold
