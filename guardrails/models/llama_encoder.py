@@ -4,13 +4,12 @@ ids -> the hidden state after `num_layers` decoder layers, mean-pooled over the 
 Why a decoder as an encoder: MiniLM (22M parameters, trained for sentence similarity) tells a
 claim's topic better than its truth, so "the famine was a natural disaster" and "the famine was
 worsened by grain requisitions" land close together. SmolLM2 was pre-trained on ~2T tokens of
-web and encyclopaedic text; a logistic probe over its layer-16 mean-pool, frozen, separates
-harmful from benign claims on claims it never saw about as well as our fine-tuned MiniLM does
-(README, Guardrails). The middle layers carry that best: the last ones specialise in
-predicting the next token.
+web and encyclopaedic text, and a probe over its layer-16 mean-pool (of 30 layers), added to
+MiniLM, catches false claims that MiniLM misses at the same false-positive rate (README,
+Guardrails: judge_probe's figures).
 
 Inference only. Causal attention with right padding needs no mask: no real token attends to a
-padding token after it, and padding is left out of the mean. Each layer is three matmuls on
+padding token after it, and padding is left out of the mean. Each layer is four matmuls on
 prepacked bf16 weights where the CPU multiplies bf16 natively (query/key/value fused, gate/up
 fused), float32 otherwise; the residual stream and the RMSNorms stay float32.
 """
@@ -39,7 +38,6 @@ class _Matmul:
 
     def __init__(self, weight: torch.Tensor, bf16: bool) -> None:
         # weight: (out, in)
-        self.bf16 = bf16
         w = weight.detach().to(torch.bfloat16 if bf16 else torch.float32).contiguous()
         self.packed = prepack(w) if bf16 else None
         self.weight = w if self.packed is None else None
