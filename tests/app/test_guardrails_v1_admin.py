@@ -167,8 +167,10 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("HEARTH_GUARDRAILS__CHUNK_SIZE", "64")
     monkeypatch.setenv("HEARTH_GUARDRAILS__REDACT_INPUT", "true")
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_CLASSIFIER_THRESHOLD", "0.4")
+    monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_JUDGE_THRESHOLD", "0.99")
     built = guardrail_settings(Settings(_env_file=None).guardrails)
     assert (built.harmful_classifier_threshold, built.classifier_backend) == (0.4, "auto")
+    assert built.harmful_judge_threshold == 0.99
     # grounding is disabled and the tuned heads run their own encoder: no shared MiniLM
     assert not needs_embedder(built)
     assert not needs_embedder(dataclasses.replace(built, classifier_backend="tuned_l3"))
@@ -176,7 +178,7 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
     assert needs_embedder(dataclasses.replace(built, output_rails=("grounding",)))
     assert built.input_rails == (
         "deny_list", "injection_rules", "harmful", "injection_classifier", "harmful_classifier",
-        "pii")
+        "harmful_judge", "pii")
     assert built.output_rails == ("deny_list", "harmful", "system_prompt_leak", "pii")
     assert (built.deny_terms, built.chunk_size) == (("acme secret",), 64)
     for bad, message in (
