@@ -30,7 +30,8 @@ Groups (texts seen in training left out, as in the trainers):
         [--max-fpr 0.045] [--cache DIR]
 
 rewrites the adapter's thresholds (the trainer calls `rethreshold` on the file it writes), and
-the harmful-request judge's (models/judge.py; the shipped one unless --no-judge), chosen
+the harmful-request judge's (models/judge.py; by default the shipped one with the shipped
+6-layer adapter, none with another, e.g. the student beside which it never runs), chosen
 together with them: the judge is a third rail of `joint_thresholds`, "off" among its choices.
 """
 
@@ -229,12 +230,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--judge",
         type=Path,
-        default=DEFAULT_JUDGE if DEFAULT_JUDGE.is_file() else None,
-        help="the harmful-request judge chosen with the adapter (default: the shipped one)",
+        default=None,
+        help="the harmful-request judge chosen with the adapter (default: the shipped judge "
+        "with the shipped 6-layer adapter, none with any other: it runs beside that one only)",
     )
-    parser.add_argument("--no-judge", action="store_true", help="the adapter alone (a student)")
+    parser.add_argument("--no-judge", action="store_true", help="the adapter alone")
     add_split_arguments(parser)
     args = parser.parse_args(argv)
+    judge = args.judge
+    if judge is None and args.adapter.resolve() == DEFAULT_ADAPTER and DEFAULT_JUDGE.is_file():
+        judge = DEFAULT_JUDGE
     out = rethreshold(
         args.adapter,
         args.max_fpr,
@@ -242,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         args.val_share,
         args.dup_cosine,
         args.cache,
-        None if args.no_judge else args.judge,
+        None if args.no_judge else judge,
     )
     print(json.dumps(out, indent=2))
     return 0
