@@ -1,15 +1,14 @@
 """Measures whether the chat model's own layers (SmolLM2-135M, models/llama_encoder.py) would
 judge harmful requests better than the tuned MiniLM: frozen features, logistic probes, the
-same training rows and validation rows as the shipped classifier, nothing shipped.
+same training rows and validation rows as the tuned MiniLM; nothing is written.
 
 Two probes over the layer-`--layers` mean-pool, standardised (a decoder's residual stream has a
 few dimensions hundreds of times larger than the rest; unstandardised, a probe sees little else):
 - general: trained on the tuned head's harmful-task rows and weights (build_data). Reported:
-  AUC per validation group beside the shipped harmful head's, and the capped mean recall of
-  thresholds.py's joint choice when the probe is one more rail (its candidate thresholds
-  scanned, the MiniLM pair re-chosen for each) against the shipped pipeline's;
-- claims: trained on the framed claims' training items only, and added to the shipped pipeline
-  at its own thresholds. Reported: recall and false-positive rate on the framed claims'
+  AUC per validation group beside the tuned MiniLM's harmful head, and the capped mean recall
+  of thresholds.py's joint choice with the probe as a third rail against MiniLM's alone;
+- claims: trained on the framed claims' training items only, and added to MiniLM's rails at
+  their own jointly chosen thresholds. Reported: recall and false-positive rate on the framed claims'
   validation items for a few probe thresholds, beside the MiniLM head alone at the same
   false-positive rate. Trained on claims alone, it blocks most other text, so it could only run
   behind a gate that recognises requests for persuasive writing.
@@ -99,19 +98,19 @@ def main(argv: list[str] | None = None) -> int:
     group = np.array([r.group for r in rows])
     s_inj, s_harm, other = rail_scores(rows, DEFAULT_ADAPTER)
 
-    def choose(blocked: np.ndarray):  # type: ignore[no-untyped-def]
+    def choose(extra: np.ndarray | None = None):  # type: ignore[no-untyped-def]
         return joint_thresholds(
-            s_inj, s_harm, blocked, label, group, args.max_fpr, RECALL_SLACK, MEASURED_ONLY
+            s_inj, s_harm, other, label, group, args.max_fpr, RECALL_SLACK, MEASURED_ONLY, extra
         )
 
-    shipped = choose(other)
-    assert shipped is not None  # the shipped adapter's thresholds came from this search
+    minilm = choose()
+    assert minilm is not None  # the tuned adapter's thresholds come from this search
     out: dict = {
         "layers": args.layers,
-        "shipped": {
-            "capped_mean_recall": capped_mean(shipped.recall),
-            "recall": shipped.recall,
-            "fpr": shipped.fpr,
+        "minilm_only": {
+            "capped_mean_recall": capped_mean(minilm.recall),
+            "recall": minilm.recall,
+            "fpr": minilm.fpr,
         },
     }
 
@@ -120,33 +119,29 @@ def main(argv: list[str] | None = None) -> int:
     out["general_auc"] = {
         g: {
             "probe": auc(label[group == g], s_gen[group == g]),
-            "shipped_harmful_head": auc(label[group == g], s_harm[group == g]),
+            "minilm_harmful_head": auc(label[group == g], s_harm[group == g]),
         }
         for g in sorted(set(group.tolist()))
         if len(set(label[group == g].tolist())) == 2
     }
-    benign_scores = np.unique(s_gen[(label == 0) & ~np.isin(group, MEASURED_ONLY)])[::-1]
-    best = None
-    for t in np.nextafter(benign_scores[:150], 1.0):
-        c = choose(other | (s_gen >= t))
-        if c is not None and (best is None or capped_mean(c.recall) > best[1]):
-            best = (float(t), capped_mean(c.recall), c)
-    if best is not None:
+    # As a third rail, its threshold chosen with the MiniLM pair (None: it buys nothing).
+    with_probe = choose(s_gen)
+    if with_probe is not None:
         out["general_as_rail"] = {
-            "threshold": best[0],
-            "capped_mean_recall": best[1],
-            "recall": best[2].recall,
-            "fpr": best[2].fpr,
+            "threshold": with_probe.extra,
+            "capped_mean_recall": capped_mean(with_probe.recall),
+            "recall": with_probe.recall,
+            "fpr": with_probe.fpr,
         }
 
-    # Claims probe, added to the shipped pipeline at its own thresholds.
+    # Claims probe, added to MiniLM's rails at their thresholds.
     claims_train = [r for r in framed_splits(args.seed, args.val_share)[0] if r.category == "claim"]
     x_claims = features(encoder, [r.text for r in claims_train])
     s_claim = probability(
         x_val,
         *standardised_probe(x_claims, np.array([r.label for r in claims_train]), args.claims_l2),
     )
-    pipeline = other | (s_inj >= shipped.injection) | (s_harm >= shipped.harmful)
+    pipeline = other | (s_inj >= minilm.injection) | (s_harm >= minilm.harmful)
     pos = (group == "framed-claim") & (label == 1)
     neg = (group == "framed-claim") & (label == 0)
     out["claims"] = []
@@ -155,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         fpr = float(union[neg].mean())
         # The MiniLM harmful head alone, its threshold moved to the same false-positive rate.
         t_harm = float(np.quantile(s_harm[neg], 1.0 - fpr))
-        alone = other | (s_inj >= shipped.injection) | (s_harm > t_harm)
+        alone = other | (s_inj >= minilm.injection) | (s_harm > t_harm)
         out["claims"].append(
             {
                 "threshold": t,
