@@ -169,6 +169,11 @@ class GuardrailSettings(_Part):
         description="harmful-request judge threshold (runs with the 'tuned' backend only); "
         "default the judge's own",
     )
+    harmful_judge_gate: float | None = Field(
+        None, ge=0, lt=1,
+        description="the judge runs only when the harmful-request classifier scored at least "
+        "this (0: always); default the gate stored with the judge",
+    )
     classifier_backend: Literal["auto", "tuned", "tuned_l3", "frozen"] = Field(
         _RAIL_DEFAULTS.classifier_backend,  # type: ignore[arg-type]
         description="classifier heads over the LoRA-tuned MiniLM ('tuned'), its 3-layer "

@@ -127,6 +127,7 @@ class GuardrailPipeline:
             assert embed is not None
             head_embed = MemoEmbed(embed)
         deny = DenyListRail(settings.deny_terms, settings.deny_patterns)
+        judge_gate = settings.harmful_judge_gate or 0.0  # or the judge's own, once loaded
         inputs: list[InputRail] = []
         for name in settings.input_rails:
             if name == "deny_list":
@@ -171,10 +172,12 @@ class GuardrailPipeline:
                     from guardrails.models.judge import load_judge
                     from guardrails.rails.harmful_judge import HarmfulJudgeRail
 
-                    encoder, head = load_judge()
+                    encoder, head, stored_gate = load_judge()
                     inputs.append(
                         HarmfulJudgeRail(encoder.embed, head, settings.harmful_judge_threshold)
                     )
+                    if settings.harmful_judge_gate is None:
+                        judge_gate = stored_gate
             elif name == "injection_model":
                 from guardrails.models.nanoguard import NanoGuard
                 from guardrails.rails.injection_model import InjectionModelRail
@@ -192,12 +195,14 @@ class GuardrailPipeline:
                 outputs.append(SystemPromptLeakRail(settings.leak_ngram, settings.leak_threshold))
         gates = {}
         names = settings.input_rails
-        gated = settings.injection_model_gate > 0 and {
-            "injection_model",
-            "injection_classifier",
-        } <= set(names)
-        if gated and names.index("injection_classifier") < names.index("injection_model"):
-            gates["injection_model"] = ("injection_classifier", settings.injection_model_gate)
+        for rail, source, minimum in (
+            ("injection_model", "injection_classifier", settings.injection_model_gate),
+            ("harmful_judge", "harmful_classifier", judge_gate),
+        ):
+            # A gate reads a rail that ran before: otherwise the gated rail would never run.
+            listed = {rail, source} <= set(names)
+            if minimum > 0 and listed and names.index(source) < names.index(rail):
+                gates[rail] = (source, minimum)
         grounding = None
         if "grounding" in settings.output_rails:
             grounding = GroundingChecker(

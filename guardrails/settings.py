@@ -67,6 +67,10 @@ class GuardrailSettings:
     # chosen together with that model's two, and in float32 (where "auto" picks "tuned_l3") it
     # would cost 45-200 ms a message. None: the threshold stored with the judge.
     harmful_judge_threshold: float | None = None
+    # Cascade: the judge runs only on inputs the harmful-request classifier scored at least this
+    # high (0: always). None: the gate stored with the judge, chosen with its threshold on the
+    # validation rows (training/thresholds.py): the highest that costs no validation recall.
+    harmful_judge_gate: float | None = None
     # Streaming output: a window checks `chunk_size` new chars plus `context_size` chars of
     # already-released text carried over, so a sentence split across windows is seen whole.
     chunk_size: int = 120
@@ -97,10 +101,12 @@ class GuardrailSettings:
             raise InvalidSettingError(f"chunk_size must be >= 1, got {self.chunk_size}")
         if self.context_size < 0:
             raise InvalidSettingError(f"context_size must be >= 0, got {self.context_size}")
-        if not 0.0 <= self.injection_model_gate < 1.0:
-            raise InvalidSettingError(
-                f"injection_model_gate must be in [0, 1), got {self.injection_model_gate}"
-            )
+        for label, gate in (
+            ("injection_model_gate", self.injection_model_gate),
+            ("harmful_judge_gate", self.harmful_judge_gate),
+        ):
+            if gate is not None and not 0.0 <= gate < 1.0:
+                raise InvalidSettingError(f"{label} must be in [0, 1), got {gate}")
         for label, value in (
             ("injection_model_threshold", self.injection_model_threshold),
             ("leak_threshold", self.leak_threshold),

@@ -17,6 +17,7 @@ def guardrail_settings(g: AppGuardrailSettings) -> GuardrailSettings:
         injection_classifier_threshold=g.injection_classifier_threshold,
         harmful_classifier_threshold=g.harmful_classifier_threshold,
         harmful_judge_threshold=g.harmful_judge_threshold,
+        harmful_judge_gate=g.harmful_judge_gate,
         classifier_backend=g.classifier_backend,
         chunk_size=g.chunk_size,
         context_size=g.context_size,

@@ -3,8 +3,10 @@ LoRA adapters merged in (models/llama_encoder.py) and a logistic head over their
 
 The file (.npz, read with allow_pickle=False) holds `layers` (how many decoder layers),
 `scale` (alpha / r), for every adapted matmul "{layer}.{FUSED name}" `lora.<name>.A` (r, in)
-and `lora.<name>.B` (out, r), `head.weight` (H,), `head.bias` (), `head.threshold` () and
-`card` (JSON: what it was trained on, validation figures). Trained by training/train_judge.py.
+and `lora.<name>.B` (out, r), `head.weight` (H,), `head.bias` (), `head.threshold` (),
+`head.gate` () (the harmful-request classifier's score below which the judge does not run,
+chosen with the threshold; 0 in files from before it) and `card` (JSON: what it was trained on,
+validation figures). Trained by training/train_judge.py.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ class JudgeFile:
     bias: float
     threshold: float
     card: dict
+    gate: float = 0.0  # runs only on inputs the harmful-request classifier scores >= this
 
     @property
     def head(self) -> LogisticHead:
@@ -50,6 +53,7 @@ class JudgeFile:
             scale=np.float64(self.scale),
             **{"head.weight": self.weight.astype(np.float32)},
             **{"head.bias": np.float64(self.bias), "head.threshold": np.float64(self.threshold)},
+            **{"head.gate": np.float64(self.gate)},
             card=np.array(json.dumps(self.card, sort_keys=True, default=str)),
             **arrays,
         )
@@ -77,19 +81,24 @@ class JudgeFile:
                     float(data["head.bias"]),
                     float(data["head.threshold"]),
                     json.loads(str(data["card"])),
+                    float(data["head.gate"]) if "head.gate" in data.files else 0.0,
                 )
         except (OSError, KeyError, ValueError) as exc:
             raise ModelLoadError(f"cannot read judge file {str(path)!r}: {exc}") from exc
-        if judge.weight.ndim != 1 or not 0.0 < judge.threshold < 1.0:
+        if (
+            judge.weight.ndim != 1
+            or not 0.0 < judge.threshold < 1.0
+            or not 0.0 <= judge.gate < 1.0
+        ):
             raise ModelLoadError(
                 f"judge file {str(path)!r}: head weight {judge.weight.shape}, "
-                f"threshold {judge.threshold}"
+                f"threshold {judge.threshold}, gate {judge.gate}"
             )
         return judge
 
 
 def load_judge(path: Path = DEFAULT_JUDGE, bf16: bool | None = None):  # type: ignore[no-untyped-def]
-    """(encoder with the adapters merged, logistic head) from a judge file."""
+    """(encoder with the adapters merged, logistic head, gate) from a judge file."""
     from guardrails.models.llama_encoder import LlamaEncoder
 
     judge = JudgeFile.load(path)
@@ -101,4 +110,4 @@ def load_judge(path: Path = DEFAULT_JUDGE, bf16: bool | None = None):  # type: i
             f"judge head of dim {judge.weight.shape[0]} does not fit the encoder's "
             f"{encoder.embed_tokens.shape[1]}"
         )
-    return encoder, judge.head
+    return encoder, judge.head, judge.gate

@@ -32,7 +32,9 @@ Groups (texts seen in training left out, as in the trainers):
 rewrites the adapter's thresholds (the trainer calls `rethreshold` on the file it writes), and
 the harmful-request judge's (models/judge.py; by default the shipped one with the shipped
 6-layer adapter, none with another, e.g. the student beside which it never runs), chosen
-together with them: the judge is a third rail of `joint_thresholds`, "off" among its choices.
+together with them: the judge is a third rail of `joint_thresholds`, "off" among its choices,
+and behind a gate on the harmful-request classifier's score chosen in the same pass
+(`choose_gate`), so that ordinary messages skip it.
 """
 
 from __future__ import annotations
@@ -64,6 +66,8 @@ MAX_FPR = 0.045
 RECALL_SLACK = 0.005
 # Groups whose figures are reported but do not move the thresholds (see the module docstring).
 MEASURED_ONLY = ("framed-claim",)
+# The harmful-request classifier scores the judge may be gated at (choose_gate), lowest first.
+JUDGE_GATES = (0.0, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,27 +155,77 @@ def judge_scores(rows: list[ValidationRow], judge: Path) -> np.ndarray:
     from guardrails.models.judge import load_judge
     from guardrails.rails.harmful_judge import HarmfulJudgeRail
 
-    encoder, head = load_judge(judge)
+    encoder, head, _ = load_judge(judge)
     rail = HarmfulJudgeRail(encoder.embed, head, threshold=0.5)
     return np.array([rail.score(row.text) for row in rows])
 
 
+@dataclass(frozen=True, slots=True)
+class GatedChoice:
+    """The thresholds, and the judge's gate (0 without a judge) with the share of the benign
+    rows that pass every rail before the judge on which it still runs."""
+
+    thresholds: JointChoice
+    gate: float
+    judge_share: float
+
+
+def choose_gate(
+    s_inj: np.ndarray,
+    s_harm: np.ndarray,
+    other: np.ndarray,
+    s_judge: np.ndarray,
+    label: np.ndarray,
+    group: np.ndarray,
+    max_fpr: float,
+) -> GatedChoice | None:
+    """The judge runs only on inputs the harmful-request classifier scored at or above a gate
+    (pipeline.py). JUDGE_GATES are tried from the lowest, the three thresholds chosen afresh
+    each time as if the judge had not run below the gate; the last gate before the first one
+    whose recall on some group of rows to block (the measured framed claims included:
+    HarmBench's misses are of their kind) falls below the best a lower gate gave wins. A gate
+    may gain recall (the judge's false positives below it no longer hold its threshold up);
+    it may not trade any away for speed. None when no thresholds keep the caps."""
+    best: GatedChoice | None = None
+    most: dict[str, float] = {}  # per group, the highest recall of the gates tried so far
+    for gate in JUDGE_GATES:
+        runs = s_harm >= gate  # (n,)
+        choice = joint_thresholds(
+            s_inj, s_harm, other, label, group, max_fpr, RECALL_SLACK, MEASURED_ONLY,
+            np.where(runs, s_judge, 0.0),
+        )
+        if choice is None:
+            break
+        if any(choice.recall[g] < r - 1e-9 for g, r in most.items()):
+            break
+        most = {g: max(r, most.get(g, 0.0)) for g, r in choice.recall.items()}
+        reach = (label == 0) & ~other & (s_inj < choice.injection) & (s_harm < choice.harmful)
+        share = float((reach & runs).sum() / max(1, reach.sum()))
+        best = GatedChoice(choice, gate, share)
+    return best
+
+
 def choose(
     rows: list[ValidationRow], adapter: Path, max_fpr: float, judge: Path | None = None
-) -> JointChoice:
-    """The adapter's two thresholds, and with `judge` the judge's too, chosen together."""
+) -> GatedChoice:
+    """The adapter's two thresholds, and with `judge` the judge's threshold and gate too,
+    chosen together."""
     s_inj, s_harm, other = rail_scores(rows, adapter)
-    s_judge = None if judge is None else judge_scores(rows, judge)
     label = np.array([r.label for r in rows])
     group = np.array([r.group for r in rows])
-    choice = joint_thresholds(
-        s_inj, s_harm, other, label, group, max_fpr, RECALL_SLACK, MEASURED_ONLY, s_judge
-    )
-    if choice is None:
+    if judge is None:
+        choice = joint_thresholds(
+            s_inj, s_harm, other, label, group, max_fpr, RECALL_SLACK, MEASURED_ONLY
+        )
+        gated = None if choice is None else GatedChoice(choice, 0.0, 0.0)
+    else:
+        s_judge = judge_scores(rows, judge)
+        gated = choose_gate(s_inj, s_harm, other, s_judge, label, group, max_fpr)
+    if gated is None:
         raise SystemExit(f"no thresholds keep every benign group at or below {max_fpr}")
-    if judge is not None and choice.extra is None:
+    if judge is not None and gated.thresholds.extra is None:
         raise SystemExit(f"{judge}: the judge adds no recall within the caps; not shipped")
-    return choice
+    return gated
 
 
 def rethreshold(
@@ -190,7 +244,8 @@ def rethreshold(
     from guardrails.models.tuned_minilm import Adapter
 
     rows = validation_rows(seed, val_share, dup_cosine, cache)
-    choice = choose(rows, adapter, max_fpr, judge)
+    gated = choose(rows, adapter, max_fpr, judge)
+    choice = gated.thresholds
     counts: dict[str, int] = {}
     for r in rows:
         counts[f"{r.group}/{r.label}"] = counts.get(f"{r.group}/{r.label}", 0) + 1
@@ -203,6 +258,9 @@ def rethreshold(
         "validation_fpr": choice.fpr,
         "chosen_with_judge": None if judge is None else judge.name,
     }
+    if judge is not None:
+        report["judge_gate"] = gated.gate
+        report["judge_runs_on_benign_share"] = round(gated.judge_share, 3)
     a = Adapter.load(adapter)
     heads = tuple(
         LogisticHead(h.weight, h.bias, t, {})
@@ -215,7 +273,9 @@ def rethreshold(
         assert choice.extra is not None  # choose() refuses a judge that stays off
         j = JudgeFile.load(judge)
         card = {k: v for k, v in j.card.items() if k != "validation"} | report
-        JudgeFile(j.layers, j.lora, j.scale, j.weight, j.bias, choice.extra, card).save(judge)
+        JudgeFile(
+            j.layers, j.lora, j.scale, j.weight, j.bias, choice.extra, card, gated.gate
+        ).save(judge)
         thresholds.append(choice.extra)
     return {"thresholds": thresholds, **report}
 

@@ -159,7 +159,7 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
     assert app.input_rails == package.input_rails
     assert app.output_rails == (*package.output_rails, "grounding")
     for field in ("chunk_size", "context_size", "injection_model_threshold",
-                  "injection_model_gate", "leak_ngram", "leak_threshold",
+                  "injection_model_gate", "harmful_judge_gate", "leak_ngram", "leak_threshold",
                   "grounding_min_similarity", "grounding_min_overlap"):
         assert getattr(app, field) == getattr(package, field), field
     monkeypatch.setenv("HEARTH_GUARDRAILS__DISABLED_RAILS", '["injection_model", "grounding"]')
@@ -168,9 +168,10 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("HEARTH_GUARDRAILS__REDACT_INPUT", "true")
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_CLASSIFIER_THRESHOLD", "0.4")
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_JUDGE_THRESHOLD", "0.99")
+    monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_JUDGE_GATE", "0")
     built = guardrail_settings(Settings(_env_file=None).guardrails)
     assert (built.harmful_classifier_threshold, built.classifier_backend) == (0.4, "auto")
-    assert built.harmful_judge_threshold == 0.99
+    assert (built.harmful_judge_threshold, built.harmful_judge_gate) == (0.99, 0.0)
     # grounding is disabled and the tuned heads run their own encoder: no shared MiniLM
     assert not needs_embedder(built)
     assert not needs_embedder(dataclasses.replace(built, classifier_backend="tuned_l3"))

@@ -140,3 +140,37 @@ def test_a_third_rail_that_only_adds_false_positives_stays_off() -> None:
         without.recall,
         without.fpr,
     )
+
+
+def _gate_rows() -> dict[str, np.ndarray]:
+    """20 benign rows (group b, none may be blocked), 10 harmful (8 the harmful head catches,
+    2 only the judge does), a measured framed claim only the judge catches and its benign twin."""
+    label = np.array([0] * 20 + [1] * 10 + [1, 0])
+    group = np.array(["b"] * 20 + ["harm"] * 10 + ["framed-claim"] * 2)
+    s_harm = np.zeros(32)
+    s_harm[19] = 0.5  # a benign row the harmful head holds its threshold above
+    s_harm[20:28] = 0.99
+    s_harm[28], s_harm[29], s_harm[30] = 0.5, 0.02, 0.005
+    s_judge = np.full(32, 0.1)
+    s_judge[0] = 0.95  # the judge's one false positive, on a row the head scores 0
+    s_judge[28:31] = 0.9
+    return {"s_harm": s_harm, "s_judge": s_judge, "label": label, "group": group}
+
+
+def test_the_judges_gate_rises_while_it_costs_no_recall() -> None:
+    from guardrails.training.thresholds import choose_gate
+
+    d = _gate_rows()
+    zeros = np.zeros(32)
+    got = choose_gate(
+        zeros, d["s_harm"], zeros.astype(bool), d["s_judge"], d["label"], d["group"], 0.04
+    )
+    assert got is not None
+    # Ungated, the false positive at 0.95 keeps the judge off (recall 0.8); from 1e-4 on it is
+    # skipped and the judge catches all three; at 0.01 the framed claim (0.005) would be lost.
+    assert got.gate == 3e-3
+    assert got.thresholds.extra == np.nextafter(0.1, 1.0)
+    assert got.thresholds.harmful == np.nextafter(0.5, 1.0)
+    assert got.thresholds.recall == {"harm": 1.0, "framed-claim": 1.0}
+    assert got.thresholds.fpr == {"b": 0.0, "framed-claim": 0.0}
+    assert got.judge_share == 1 / 21  # of the benign rows, only the one at 0.5 runs the judge

@@ -25,6 +25,7 @@ def _judge_file(rng: np.random.Generator, hidden: int = 8) -> JudgeFile:
         bias=-0.25,
         threshold=0.75,
         card={"trained_on": "nothing, a test"},
+        gate=0.003,
     )
 
 
@@ -33,7 +34,9 @@ def test_judge_file_round_trip(tmp_path) -> None:
     path = tmp_path / "judge.npz"
     judge.save(path)
     back = JudgeFile.load(path)
-    assert (back.layers, back.scale, back.bias, back.threshold) == (3, 2.0, -0.25, 0.75)
+    assert (back.layers, back.scale, back.bias, back.threshold, back.gate) == (
+        3, 2.0, -0.25, 0.75, 0.003
+    )
     assert back.card == {"trained_on": "nothing, a test"}
     np.testing.assert_array_equal(back.weight, judge.weight)
     a, b = back.lora["0.qkv"]  # stored as float16
@@ -56,6 +59,19 @@ def test_judge_file_refuses_what_it_cannot_read(tmp_path) -> None:
     bad.save(tmp_path / "bad.npz")
     with pytest.raises(ModelLoadError, match="threshold 1.5"):
         JudgeFile.load(tmp_path / "bad.npz")
+    bad = JudgeFile(judge.layers, judge.lora, judge.scale, judge.weight, 0.0, 0.5, {}, gate=1.0)
+    bad.save(tmp_path / "bad.npz")
+    with pytest.raises(ModelLoadError, match="gate 1.0"):
+        JudgeFile.load(tmp_path / "bad.npz")
+
+
+def test_a_judge_file_from_before_the_gate_runs_ungated(tmp_path) -> None:
+    judge = _judge_file(np.random.default_rng(2))
+    judge.save(tmp_path / "judge.npz")
+    with np.load(tmp_path / "judge.npz") as data:
+        arrays = {k: data[k] for k in data.files if k != "head.gate"}
+    np.savez(tmp_path / "old.npz", **arrays)
+    assert JudgeFile.load(tmp_path / "old.npz").gate == 0.0
 
 
 def test_merged_adapters_give_what_the_training_stack_computes(smollm2) -> None:
@@ -107,9 +123,13 @@ def _head():
     return LogisticHead(np.zeros(2, np.float32), 0.0, 0.5, {})
 
 
-def test_judge_threshold_setting_is_checked() -> None:
+def test_judge_threshold_and_gate_settings_are_checked() -> None:
     with pytest.raises(InvalidSettingError, match="harmful_judge_threshold must be in"):
         GuardrailSettings(harmful_judge_threshold=1.0)
+    with pytest.raises(InvalidSettingError, match="harmful_judge_gate must be in"):
+        GuardrailSettings(harmful_judge_gate=1.0)
+    with pytest.raises(InvalidSettingError, match="harmful_judge_gate must be in"):
+        GuardrailSettings(harmful_judge_gate=-0.1)
 
 
 @pytest.mark.skipif(not DEFAULT_JUDGE.is_file(), reason="no judge shipped yet")
@@ -127,3 +147,32 @@ def test_the_judge_runs_beside_the_tuned_backend_only(smollm2) -> None:
     assert judge.threshold == JudgeFile.load(DEFAULT_JUDGE).threshold
     verdict = judge.check("What's a good name for a grey kitten?")
     assert verdict.allowed and 0.0 <= verdict.score < judge.threshold
+
+
+def test_the_judge_runs_behind_its_gate_on_the_harmful_classifiers_score(smollm2) -> None:
+    # The shipped pipeline skips the judge on a message the harmful-request classifier scores
+    # under the judge's stored gate (an ordinary question), and runs it at gate 0 (always).
+    stored = JudgeFile.load(DEFAULT_JUDGE).gate
+    assert 0.0 < stored < 0.1
+    rails = ("harmful_classifier", "harmful_judge")
+    gated = GuardrailPipeline.from_settings(
+        GuardrailSettings(input_rails=rails, classifier_backend="tuned")
+    )
+    assert gated.gates == {"harmful_judge": ("harmful_classifier", stored)}
+    question = "How do I make a good cup of coffee with a French press?"
+    result = gated.check_input(question)
+    assert result.allowed and [v.rail for v in result.verdicts] == ["harmful_classifier"]
+    assert result.verdicts[0].score < stored
+    always = GuardrailPipeline.from_settings(
+        GuardrailSettings(input_rails=rails, classifier_backend="tuned", harmful_judge_gate=0.0)
+    )
+    assert always.gates == {}
+    result = always.check_input(question)
+    assert result.allowed and tuple(v.rail for v in result.verdicts) == rails
+    # A rail listed after the judge cannot gate it: it would never run.
+    late = GuardrailPipeline.from_settings(
+        GuardrailSettings(
+            input_rails=("harmful_judge", "harmful_classifier"), classifier_backend="tuned"
+        )
+    )
+    assert late.gates == {}
