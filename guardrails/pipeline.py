@@ -127,7 +127,7 @@ class GuardrailPipeline:
             assert embed is not None
             head_embed = MemoEmbed(embed)
         deny = DenyListRail(settings.deny_terms, settings.deny_patterns)
-        judge_gate = settings.harmful_judge_gate or 0.0  # or the judge's own, once loaded
+        judge_gate = 0.0  # the judge's, if it is built
         inputs: list[InputRail] = []
         for name in settings.input_rails:
             if name == "deny_list":
@@ -176,8 +176,11 @@ class GuardrailPipeline:
                     inputs.append(
                         HarmfulJudgeRail(encoder.embed, head, settings.harmful_judge_threshold)
                     )
-                    if settings.harmful_judge_gate is None:
-                        judge_gate = stored_gate
+                    judge_gate = (
+                        stored_gate
+                        if settings.harmful_judge_gate is None
+                        else settings.harmful_judge_gate
+                    )
             elif name == "injection_model":
                 from guardrails.models.nanoguard import NanoGuard
                 from guardrails.rails.injection_model import InjectionModelRail
@@ -194,7 +197,7 @@ class GuardrailPipeline:
             elif name == "system_prompt_leak":
                 outputs.append(SystemPromptLeakRail(settings.leak_ngram, settings.leak_threshold))
         gates = {}
-        names = settings.input_rails
+        names = [rail.name for rail in inputs]  # the rails built, in order
         for rail, source, minimum in (
             ("injection_model", "injection_classifier", settings.injection_model_gate),
             ("harmful_judge", "harmful_classifier", judge_gate),
