@@ -26,6 +26,7 @@ import numpy as np
 from guardrails.base import Action, Verdict
 from guardrails.embedding import EmbedFn
 from guardrails.errors import DatasetError, GuardrailError, InvalidSettingError
+from guardrails.jsonl import jsonl_objects
 from guardrails.pipeline import resolve_backend
 from guardrails.settings import GuardrailSettings
 
@@ -75,30 +76,26 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[int(rank) - 1]
 
 
-def load_dataset(path: Path) -> list[tuple[str, int]]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DatasetError(f"cannot read dataset {str(path)!r}: {exc}") from exc
-    rows: list[tuple[str, int]] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DatasetError(f"{path}:{number}: not JSON: {exc}") from exc
-        if not isinstance(row, dict) or not isinstance(row.get("text"), str):
-            raise DatasetError(f"{path}:{number}: a row needs a string 'text': {line[:80]!r}")
+def dataset_rows(path: Path) -> list[dict]:
+    """The file's rows, each checked to hold a string `text` and a `label` of 0 or 1 (a
+    boolean label is taken as 0 or 1); other fields are kept."""
+    rows: list[dict] = []
+    for number, row in jsonl_objects(path):
+        if not isinstance(row.get("text"), str):
+            raise DatasetError(f"{path}:{number}: a row needs a string 'text': {row!r:.80}")
         label = row.get("label")
         if isinstance(label, bool):
             label = int(label)
         if label not in (0, 1):
             raise DatasetError(f"{path}:{number}: label must be 0 or 1, got {label!r}")
-        rows.append((row["text"], label))
+        rows.append({**row, "label": label})
     if not rows:
         raise DatasetError(f"dataset {str(path)!r} has no rows")
     return rows
+
+
+def load_dataset(path: Path) -> list[tuple[str, int]]:
+    return [(row["text"], row["label"]) for row in dataset_rows(path)]
 
 
 class _RailEmbed:
