@@ -3,10 +3,11 @@
     python -m app.bench_guardrails [--max-tokens 160] [--repeats 2] [--json PATH]
 
 Output rails: the same prompts are streamed greedily (identical answers) with and without
-the app's output guard (the code the server runs: `PipelineOutputGuard` over the pipeline's
-streaming checker), alternating, prefix cache off. TTFT is submission to the first text a
-client would be sent (for the guarded run: the first released window); total is submission
-to the last released text. Guard CPU is the time spent inside feed()/finish().
+the app's output guard (the code the server runs: `PipelineOutputGuards` over the pipeline's
+streaming checker, window checks that run a model on the rails' thread), alternating, prefix
+cache off. TTFT is submission to the first text a client would be sent (for the guarded run:
+the first released window); total is submission to the last released text. Guard CPU is the
+time spent awaiting feed()/finish() (with a model rail, the hop to the rails' thread too).
 Input rails: `check_input` wall time on benign chat messages and on attacks (the attacks stop
 at the first rule that blocks), engine idle; then on the benign messages through the app's
 input seam while the engine streams answers (`--background-streams` at a time), once on the
@@ -28,8 +29,8 @@ from pathlib import Path
 
 from app.guard.config import guardrail_settings
 from app.guard.executor import RailsExecutor
-from app.guard.seams import PipelineInputCheck, PipelineOutputGuard
-from app.hooks import TurnContext
+from app.guard.seams import PipelineInputCheck, PipelineOutputGuards
+from app.hooks import OutputGuard, TurnContext
 from app.prompt import PromptBuilder, PromptMessage
 from app.settings import EngineSettings, GuardrailSettings
 from engine.sampling_params import SamplingParams
@@ -79,7 +80,7 @@ def _ms(values: list[float]) -> dict[str, float]:
 
 
 async def stream_once(engine, prompt: list[int], params: SamplingParams, request_id: str,
-                      guard: PipelineOutputGuard | None) -> StreamRun:
+                      guard: OutputGuard | None) -> StreamRun:
     first: float | None = None
     last = 0.0
     guard_cpu = 0.0
@@ -116,19 +117,24 @@ async def bench_output(engine, pipeline: GuardrailPipeline, max_tokens: int,
     params = SamplingParams(max_tokens=max_tokens, temperature=0.0)
     runs: dict[str, list[StreamRun]] = {"without_rails": [], "with_rails": []}
     prompts = [builder.render_ids([PromptMessage("user", q)]) for q in QUESTIONS]
-    # Warm-up (first forward passes, allocator, regex compilation) is not measured.
-    await stream_once(engine, prompts[0], params, "warm-0", None)
-    await stream_once(engine, prompts[0], params, "warm-1",
-                      PipelineOutputGuard(pipeline.stream_output("")))
-    for r in range(repeats):
-        for i, prompt in enumerate(prompts):
-            order = ("without_rails", "with_rails") if (i + r) % 2 == 0 else (
-                "with_rails", "without_rails")
-            for mode in order:
-                guard = (PipelineOutputGuard(pipeline.stream_output(""))
-                         if mode == "with_rails" else None)
-                runs[mode].append(await stream_once(engine, prompt, params, f"{mode}-{r}-{i}",
-                                                    guard))
+    # As the server runs them: window checks that run a model go to the rails' thread.
+    executor = RailsExecutor()
+    guards = PipelineOutputGuards(pipeline, executor)
+    ctx = TurnContext("bench", None, None, None, use_documents=False)
+    try:
+        # Warm-up (first forward passes, allocator, regex compilation) is not measured.
+        await stream_once(engine, prompts[0], params, "warm-0", None)
+        await stream_once(engine, prompts[0], params, "warm-1", guards(ctx))
+        for r in range(repeats):
+            for i, prompt in enumerate(prompts):
+                order = ("without_rails", "with_rails") if (i + r) % 2 == 0 else (
+                    "with_rails", "without_rails")
+                for mode in order:
+                    guard = guards(ctx) if mode == "with_rails" else None
+                    runs[mode].append(await stream_once(engine, prompt, params,
+                                                        f"{mode}-{r}-{i}", guard))
+    finally:
+        executor.shutdown()
     result: dict[str, object] = {}
     for mode, rows in runs.items():
         result[mode] = {

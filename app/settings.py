@@ -142,7 +142,8 @@ class GuardrailSettings(_Part):
     )
     output_rails: list[str] = Field(
         default_factory=lambda: [*_RAIL_DEFAULTS.output_rails, "grounding"],
-        description="output rails on the stream; 'grounding' checks answers that used documents",
+        description="output rails on the stream; 'grounding' checks answers that used documents; "
+        "'harmful_output' (a classifier on each window, off by default) can be added",
     )
     disabled_rails: list[str] = Field(
         default_factory=list, description="rail names taken out of both lists"
@@ -173,6 +174,11 @@ class GuardrailSettings(_Part):
         None, ge=0, lt=1,
         description="the judge runs only when the harmful-request classifier scored at least "
         "this (0: always); default the gate stored with the judge",
+    )
+    harmful_output_threshold: float | None = Field(
+        None, gt=0, lt=1,
+        description="threshold of the output rail 'harmful_output' (a head over the tuned "
+        "MiniLM on each streamed window of the answer); default the head's own",
     )
     classifier_backend: Literal["auto", "tuned", "tuned_l3", "frozen"] = Field(
         _RAIL_DEFAULTS.classifier_backend,  # type: ignore[arg-type]

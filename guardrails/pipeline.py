@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from guardrails.base import (
     Action,
@@ -25,9 +26,13 @@ from guardrails.rails.grounding import GroundingChecker, GroundingReport
 from guardrails.rails.harmful import HarmfulContentRail
 from guardrails.rails.injection_rules import InjectionRulesRail
 from guardrails.rails.leakage import SystemPromptLeakRail
+from guardrails.rails.output_classifier import OUTPUT_HEAD, OutputClassifierRail
 from guardrails.rails.pii import PiiRedactor
 from guardrails.settings import GuardrailSettings
 from guardrails.streaming import StreamingOutputChecker
+
+if TYPE_CHECKING:
+    from guardrails.models.tuned_minilm import TunedMiniLM
 
 
 def resolve_backend(name: str) -> str:
@@ -90,6 +95,12 @@ class GuardrailPipeline:
         self.context_size = context_size
         self.memo = memo  # the classifier heads' shared embedding memo, if any
 
+    @property
+    def output_runs_models(self) -> bool:
+        """Whether an output rail runs a model on each window: then the app checks windows off
+        the event loop, as it runs the input rails."""
+        return any(isinstance(rail, OutputClassifierRail) for rail in self.output_rails)
+
     def forget_embeddings(self) -> None:
         """Empties the classifier heads' embedding memo, so that the next check of a text runs
         the encoder again (benchmarks that repeat messages)."""
@@ -115,6 +126,7 @@ class GuardrailPipeline:
             embed = Embedder.load().embed
         head_embed: MemoEmbed | None = None
         tuned_heads = None
+        tuned_model: TunedMiniLM | None = None
         if tuned:
             # One fine-tuned encoder feeds both heads: its embeddings are not MiniLM's.
             from guardrails.models.tuned_minilm import DEFAULT_ADAPTER, STUDENT_ADAPTER, TunedMiniLM
@@ -196,6 +208,26 @@ class GuardrailPipeline:
                 outputs.append(HarmfulContentRail())
             elif name == "system_prompt_leak":
                 outputs.append(SystemPromptLeakRail(settings.leak_ngram, settings.leak_threshold))
+            elif name == "harmful_output":
+                from guardrails.models.head import LogisticHead
+                from guardrails.models.tuned_minilm import DEFAULT_ADAPTER, TunedMiniLM
+
+                # The 6-layer tuned encoder the head was trained over: the input heads' own
+                # where the "tuned" backend runs, loaded for this rail elsewhere. Not through
+                # their memo: windows are seen once.
+                if tuned_model is None or backend != "tuned":
+                    tuned_model = TunedMiniLM.load(DEFAULT_ADAPTER)
+                head = LogisticHead.load(OUTPUT_HEAD)
+                threshold = settings.harmful_output_threshold
+                outputs.append(
+                    OutputClassifierRail(
+                        name,
+                        "harmful content in the answer",
+                        tuned_model.embed,
+                        head,
+                        head.threshold if threshold is None else threshold,
+                    )
+                )
         gates = {}
         names = [rail.name for rail in inputs]  # the rails built, in order
         for rail, source, minimum in (

@@ -8,7 +8,8 @@ one that fails ends the stream with a block. `finish()` checks the last, partial
 Invariants: every fed char is checked as new text in exactly one window before it is
 released; released text is never taken back; hold-back is at most one chunk, plus the rest
 of a token (or run of digit groups, which may be a card number) that the chunk boundary would
-split. Pure CPU, no models: cheap enough to call per delta on the event loop.
+split. Pure CPU; the rails' models run inside `feed` only when it checks a window
+(`may_check` tells a caller beforehand) and inside `finish`.
 """
 
 from __future__ import annotations
@@ -63,6 +64,11 @@ class StreamingOutputChecker:
     @property
     def num_pending_chars(self) -> int:
         return len(self._pending)
+
+    def may_check(self, delta: str) -> bool:
+        """Whether feeding `delta` may check a window (and so run the rails' models): a caller
+        that keeps models off its thread hands only such deltas to a worker."""
+        return len(self._pending) + len(delta) >= self._chunk_size
 
     def feed(self, delta: str) -> OutputStep:
         if not isinstance(delta, str):

@@ -18,6 +18,7 @@ def guardrail_settings(g: AppGuardrailSettings) -> GuardrailSettings:
         harmful_classifier_threshold=g.harmful_classifier_threshold,
         harmful_judge_threshold=g.harmful_judge_threshold,
         harmful_judge_gate=g.harmful_judge_gate,
+        harmful_output_threshold=g.harmful_output_threshold,
         classifier_backend=g.classifier_backend,
         chunk_size=g.chunk_size,
         context_size=g.context_size,
@@ -30,7 +31,7 @@ def guardrail_settings(g: AppGuardrailSettings) -> GuardrailSettings:
 
 def needs_embedder(settings: GuardrailSettings) -> bool:
     """Whether a rail that reads the shared MiniLM is on: a frozen classifier head (the tuned
-    backend runs its own encoder) or grounding."""
+    backend runs its own encoder, as does the harmful_output rail) or grounding."""
     heads = {"injection_classifier", "harmful_classifier"} & set(settings.input_rails)
     frozen = bool(heads) and settings.classifier_backend == "frozen"
     return frozen or "grounding" in settings.output_rails

@@ -2,8 +2,9 @@
 guard of each streamed answer and the grounding check, speaking the app's types.
 
 `check_input` and `check_grounding` run models, so they go to worker threads (the
-RailsExecutor's, each with one torch thread, when one is given); the streaming checker is pure
-CPU on short windows and runs on the event loop, once per delta.
+RailsExecutor's, each with one torch thread, when one is given); the streaming checker runs on
+the event loop once per delta, except that with a model among the output rails (the harmful
+answer classifier) each window check goes to the rails' thread too.
 """
 
 from __future__ import annotations
@@ -74,26 +75,37 @@ class PipelineInputCheck:
 
 
 class PipelineOutputGuard:
-    """One answer's output rails: released text is checked (and PII-redacted) text."""
+    """One answer's output rails: released text is checked (and PII-redacted) text. With an
+    `executor` (the output rails run a model), a delta that completes a window, and the final
+    window, are checked on the rails' thread; other deltas only collect, on the event loop."""
 
-    def __init__(self, checker: StreamingOutputChecker) -> None:
+    def __init__(
+        self, checker: StreamingOutputChecker, executor: RailsExecutor | None = None
+    ) -> None:
         self.checker = checker
+        self.executor = executor
 
     async def feed(self, text: str) -> OutputDecision:
+        if self.executor is not None and self.checker.may_check(text):
+            return _decision(await self.executor.run(self.checker.feed, text))
         return _decision(self.checker.feed(text))
 
     async def finish(self) -> OutputDecision:
+        if self.executor is not None:
+            return _decision(await self.executor.run(self.checker.finish))
         return _decision(self.checker.finish())
 
 
 class PipelineOutputGuards:
     """The `output_guard` factory: the conversation's system prompt feeds the leak rail."""
 
-    def __init__(self, pipeline: GuardrailPipeline) -> None:
+    def __init__(self, pipeline: GuardrailPipeline, executor: RailsExecutor | None = None) -> None:
         self.pipeline = pipeline
+        self.executor = executor if pipeline.output_runs_models else None
 
     def __call__(self, ctx: TurnContext) -> OutputGuard:
-        return PipelineOutputGuard(self.pipeline.stream_output(ctx.system_prompt or ""))
+        checker = self.pipeline.stream_output(ctx.system_prompt or "")
+        return PipelineOutputGuard(checker, self.executor)
 
 
 class PipelineGrounding:

@@ -71,7 +71,7 @@ class GuardrailService:
             hooks,
             input_check=PipelineInputCheck(pipeline, state.metrics, executor)
             if hooks.input_check is allow_input else hooks.input_check,
-            output_guard=PipelineOutputGuards(pipeline)
+            output_guard=PipelineOutputGuards(pipeline, executor)
             if hooks.output_guard is passthrough_guard else hooks.output_guard,
             ground=PipelineGrounding(pipeline, executor)
             if hooks.ground is no_grounding else hooks.ground,

@@ -169,7 +169,9 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_CLASSIFIER_THRESHOLD", "0.4")
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_JUDGE_THRESHOLD", "0.99")
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_JUDGE_GATE", "0")
+    monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_OUTPUT_THRESHOLD", "0.9")
     built = guardrail_settings(Settings(_env_file=None).guardrails)
+    assert built.harmful_output_threshold == 0.9
     assert (built.harmful_classifier_threshold, built.classifier_backend) == (0.4, "auto")
     assert (built.harmful_judge_threshold, built.harmful_judge_gate) == (0.99, 0.0)
     # grounding is disabled and the tuned heads run their own encoder: no shared MiniLM
@@ -177,6 +179,7 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
     assert not needs_embedder(dataclasses.replace(built, classifier_backend="tuned_l3"))
     assert needs_embedder(dataclasses.replace(built, classifier_backend="frozen"))
     assert needs_embedder(dataclasses.replace(built, output_rails=("grounding",)))
+    assert not needs_embedder(dataclasses.replace(built, output_rails=("harmful_output",)))
     assert built.input_rails == (
         "deny_list", "injection_rules", "harmful", "injection_classifier", "harmful_classifier",
         "harmful_judge", "pii")
@@ -188,6 +191,7 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
         ({"deny_patterns": ["(unclosed"]}, "deny pattern '(unclosed' is invalid"),
         ({"chunk_size": 0}, "greater than or equal to 1"),
         ({"classifier_backend": "big"}, "'auto', 'tuned', 'tuned_l3' or 'frozen'"),
+        ({"harmful_output_threshold": 1.0}, "less than 1"),
     ):
         with pytest.raises(ValidationError, match=message.replace("(", r"\(")):
             Settings(_env_file=None, guardrails=bad)  # type: ignore[call-arg]
