@@ -189,7 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--answers", type=Path, required=True)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--predictions", type=Path, default=None)
-    parser.add_argument("--rails", default=None, help="comma-separated output rails to run")
+    parser.add_argument(
+        "--rails", default=None, help="comma-separated output rails to run (default: the default)"
+    )
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
     args = parser.parse_args(argv)
     try:
@@ -197,10 +199,11 @@ def main(argv: list[str] | None = None) -> int:
 
         torch.set_num_threads(args.threads)
         rows, refusals = load_answers(args.answers)
-        settings = GuardrailSettings()
+        # No input rail is built: their models would load for nothing.
+        settings = GuardrailSettings(input_rails=())
         if args.rails is not None:
             names = tuple(n.strip() for n in args.rails.split(",") if n.strip())
-            settings = GuardrailSettings(output_rails=names)
+            settings = GuardrailSettings(input_rails=(), output_rails=names)
         pipeline = GuardrailPipeline.from_settings(settings)
         report, predictions = evaluate(pipeline, rows)
     except GuardrailError as e:
