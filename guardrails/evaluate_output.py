@@ -154,7 +154,7 @@ def evaluate(pipeline: GuardrailPipeline, rows: list[AnswerRow]) -> tuple[dict, 
         )
         for r in recorded
     ]
-    tallies = {r.name: _Tally() for r in recorded}
+    tallies = {r.name: _Tally(times_ms=r.times_ms) for r in recorded}  # window times
     together = _Tally()
     predictions = []
     for row in rows:
@@ -176,10 +176,7 @@ def evaluate(pipeline: GuardrailPipeline, rows: list[AnswerRow]) -> tuple[dict, 
                 "scores": highest,
             }
         )
-    report = {}
-    for r in recorded:
-        tallies[r.name].times_ms = r.times_ms
-        report[r.name] = tallies[r.name].summary()
+    report = {name: tally.summary() for name, tally in tallies.items()}
     report["pipeline"] = together.summary()  # its times are per answer, not per window
     return report, predictions
 
