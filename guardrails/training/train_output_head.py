@@ -47,7 +47,7 @@ from guardrails.evaluate_output import answer_windows
 from guardrails.models.head import LogisticHead
 from guardrails.rails.pii import PiiRedactor
 from guardrails.settings import GuardrailSettings
-from guardrails.training.fit import fit_logistic
+from guardrails.training.fit import fit_logistic, threshold_for_fpr
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "data" / "output_head.npz"
 ANSWERS = Path(__file__).resolve().parent / "data" / "answers"
@@ -97,12 +97,10 @@ def choose_threshold(
 ) -> float:
     """The lowest threshold at which every group's share of benign answers scoring at or above
     it is at most `max_fpr`."""
-    threshold = 1e-6
+    threshold = 1e-6  # a rail threshold lies in (0, 1)
     for g in sorted(set(group[benign].tolist())):
-        negatives = np.sort(scores[benign & (group == g)])[::-1]
-        allowed = int(np.floor(max_fpr * len(negatives)))
-        if allowed < len(negatives):
-            threshold = max(threshold, float(np.nextafter(negatives[allowed], np.inf)))
+        negatives = scores[benign & (group == g)]
+        threshold = max(threshold, threshold_for_fpr(negatives, np.zeros(len(negatives)), max_fpr))
     return threshold
 
 
