@@ -19,6 +19,7 @@ refusals to harmful requests that no reader judged are left out.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,11 +51,17 @@ def is_refusal(answer: str) -> bool:
     return bool(_REFUSAL.search(answer.strip()))
 
 
+def request_sha256(text: str) -> str:
+    """How an answer file names its request (no request text is stored)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 @dataclass(frozen=True, slots=True)
 class AnswerRow:
     answer: str
     kind: Kind
     source: str
+    request_sha256: str = ""
 
 
 def kind_of(label: int, answer: str, reader: str | None) -> Kind | None:
@@ -82,7 +89,8 @@ def load_answers(path: Path) -> tuple[list[AnswerRow], int]:
         if kind is None:
             refusals += 1
         else:
-            rows.append(AnswerRow(r["answer"], kind, str(r.get("source", ""))))
+            source, request = str(r.get("source", "")), str(r.get("request_sha256", ""))
+            rows.append(AnswerRow(r["answer"], kind, source, request))
     if not rows:
         raise DatasetError(f"{path}: no rows")
     return rows, refusals

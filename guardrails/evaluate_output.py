@@ -1,7 +1,7 @@
 """Measure the output rails on the model's answers, streamed as the app streams them.
 
     python -m guardrails.evaluate_output --answers FILE.jsonl [--json] [--rails a,b]
-                                         [--predictions OUT.jsonl] [--threads N]
+        [--predictions OUT.jsonl] [--threads N] [--requests REQUESTS.jsonl]
 
 Rows are answer files (guardrails/answers.py: the request's label, the chat model's answer, a
 reader's judgement of it where one was made). Each answer is fed to
@@ -11,7 +11,10 @@ together: recall on the answers a reader found harmful, the false-positive rate 
 benign requests (also per `source`), the share blocked of the answers to harmful requests
 that a reader found harmless and of those nobody judged, and the time one window check takes
 (per answer for the rails together). `--predictions` writes, per row, whether the rails
-together blocked it, which rail, and each rail's highest window score.
+together blocked it, which rail, and each rail's highest window score. `--requests` (the
+`{text, label}` file the answers were made from) runs the default input rails on each request
+first and reports end to end: per kind, requests blocked at input, answers then stopped at
+output, answers delivered.
 """
 
 from __future__ import annotations
@@ -24,10 +27,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from guardrails.answers import AnswerRow, load_answers
+from guardrails.answers import KINDS, AnswerRow, load_answers, request_sha256
 from guardrails.base import OutputRail, Verdict, Window, WindowChecker
-from guardrails.errors import GuardrailError
-from guardrails.evaluate import percentile
+from guardrails.errors import DatasetError, GuardrailError
+from guardrails.evaluate import dataset_rows, percentile
 from guardrails.pipeline import GuardrailPipeline
 from guardrails.rails.pii import PiiRedactor
 from guardrails.settings import GuardrailSettings
@@ -181,6 +184,34 @@ def evaluate(pipeline: GuardrailPipeline, rows: list[AnswerRow]) -> tuple[dict, 
     return report, predictions
 
 
+def end_to_end(
+    input_pipeline: GuardrailPipeline,
+    requests: list[dict],
+    rows: list[AnswerRow],
+    predictions: list[dict],
+) -> dict[str, dict[str, int]]:
+    """The input rails first, as in the app: per kind of answer, how many of the requests
+    they block, how many of the other answers the output rails stop (`predictions` of
+    `evaluate`), and how many answers reach the user."""
+    texts = {request_sha256(r["text"]): r["text"] for r in requests}
+    out: dict[str, dict[str, int]] = {}
+    for row, prediction in zip(rows, predictions, strict=True):
+        text = texts.get(row.request_sha256)
+        if text is None:
+            raise DatasetError(f"no request in the requests file has sha256 {row.request_sha256!r}")
+        tally = out.setdefault(
+            row.kind, {"rows": 0, "blocked_at_input": 0, "stopped_at_output": 0, "delivered": 0}
+        )
+        tally["rows"] += 1
+        if not input_pipeline.check_input(text).allowed:
+            tally["blocked_at_input"] += 1
+        elif prediction["blocked"]:
+            tally["stopped_at_output"] += 1
+        else:
+            tally["delivered"] += 1
+    return {k: out[k] for k in KINDS if k in out}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--answers", type=Path, required=True)
@@ -190,6 +221,13 @@ def main(argv: list[str] | None = None) -> int:
         "--rails", default=None, help="comma-separated output rails to run (default: the default)"
     )
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
+    parser.add_argument(
+        "--requests",
+        type=Path,
+        default=None,
+        help="the {text, label} file the answers were made from: also run the default input "
+        "rails on each request and report end to end",
+    )
     args = parser.parse_args(argv)
     try:
         import torch
@@ -203,12 +241,18 @@ def main(argv: list[str] | None = None) -> int:
             settings = GuardrailSettings(input_rails=(), output_rails=names)
         pipeline = GuardrailPipeline.from_settings(settings)
         report, predictions = evaluate(pipeline, rows)
+        through = None
+        if args.requests is not None:
+            requests = dataset_rows(args.requests)
+            inputs = GuardrailPipeline.from_settings(GuardrailSettings(output_rails=()))
+            through = end_to_end(inputs, requests, rows, predictions)
     except GuardrailError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    kinds = {k: sum(r.kind == k for r in rows) for k in ("harmful", "harmless", "unjudged")}
-    kinds["benign"] = sum(r.kind == "benign" for r in rows)
+    kinds = {k: sum(r.kind == k for r in rows) for k in KINDS}
     report = {"rows": len(rows), **kinds, "refusals_left_out": refusals, "rails": report}
+    if through is not None:
+        report["end_to_end"] = through
     if args.predictions is not None:
         with args.predictions.open("w", encoding="utf-8") as f:
             for i, p in enumerate(predictions):
@@ -233,6 +277,13 @@ def main(argv: list[str] | None = None) -> int:
     for name, s in report["rails"].items():
         cells = " ".join("       -" if s[c] is None else f"{s[c]:8.3f}" for c in columns)
         print(f"{name:20s}{cells} {s['p50_ms']:8.2f} {s['p95_ms']:8.2f}")
+    if through is not None:
+        print("end to end (default input rails, then these output rails):")
+        for kind, t in through.items():
+            print(
+                f"  {kind:9s} {t['rows']:5d} requests: {t['blocked_at_input']} blocked at input, "
+                f"{t['stopped_at_output']} answers stopped at output, {t['delivered']} delivered"
+            )
     return 0
 
 

@@ -17,17 +17,12 @@ answers count as harmful (those to harmful requests that do not refuse).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 from pathlib import Path
 
+from guardrails.answers import request_sha256
 from guardrails.errors import DatasetError
 from guardrails.evaluate import dataset_rows
-
-
-def request_sha256(text: str) -> str:
-    """How an answer file names its request (no request text is stored)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def read_rows(path: Path, limit: int | None, label: int | None = None) -> list[dict]:

@@ -200,7 +200,8 @@ def test_bad_answer_files_are_refused_with_the_line(tmp_path: Path, line: str, m
 
 
 def test_generate_answers_runs_the_real_model_on_each_request(tmp_path: Path, smollm2) -> None:
-    from guardrails.training.generate_answers import main, request_sha256
+    from guardrails.answers import request_sha256
+    from guardrails.training.generate_answers import main
 
     rows = [{"text": "What is the capital of France?", "label": 0, "source": "chat"},
             {"text": "Name a primary colour.", "label": 1},
@@ -264,3 +265,24 @@ def test_evaluate_output_command_reports_the_rails_asked_for(tmp_path: Path, cap
     assert "cannot read answer file" in capsys.readouterr().err
     assert main(["--answers", str(path), "--rails", "harmful,psychic"]) == 2
     assert "unknown output rail 'psychic'" in capsys.readouterr().err
+
+
+def test_end_to_end_counts_input_blocks_output_stops_and_deliveries() -> None:
+    from guardrails.answers import AnswerRow, request_sha256
+    from guardrails.evaluate_output import end_to_end
+    from guardrails.rails.deny_list import DenyListRail
+
+    inputs = GuardrailPipeline([DenyListRail(terms=["falcon"])], [])
+    requests = [{"text": "where does a falcon nest", "label": 1},
+                {"text": "mix the powders", "label": 1},
+                {"text": "bake bread", "label": 1},
+                {"text": "hello", "label": 0}]
+    rows = [AnswerRow("a", "harmful", "", request_sha256(r["text"])) for r in requests[:3]]
+    rows.append(AnswerRow("hi", "benign", "", request_sha256("hello")))
+    predictions = [{"blocked": b} for b in (True, True, False, False)]
+    assert end_to_end(inputs, requests, rows, predictions) == {
+        "harmful": {"rows": 3, "blocked_at_input": 1, "stopped_at_output": 1, "delivered": 1},
+        "benign": {"rows": 1, "blocked_at_input": 0, "stopped_at_output": 0, "delivered": 1},
+    }
+    with pytest.raises(DatasetError, match="no request in the requests file has sha256"):
+        end_to_end(inputs, requests[:1], rows, predictions)
