@@ -26,7 +26,7 @@ from guardrails.rails.grounding import GroundingChecker, GroundingReport
 from guardrails.rails.harmful import HarmfulContentRail
 from guardrails.rails.injection_rules import InjectionRulesRail
 from guardrails.rails.leakage import SystemPromptLeakRail
-from guardrails.rails.output_classifier import OUTPUT_HEAD, OutputClassifierRail
+from guardrails.rails.output_classifier import OUTPUT_HEAD, HarmfulOutputRail
 from guardrails.rails.pii import PiiRedactor
 from guardrails.settings import GuardrailSettings
 from guardrails.streaming import StreamingOutputChecker
@@ -99,7 +99,7 @@ class GuardrailPipeline:
     def output_runs_models(self) -> bool:
         """Whether an output rail runs a model on each window: then the app checks windows off
         the event loop, as it runs the input rails."""
-        return any(isinstance(rail, OutputClassifierRail) for rail in self.output_rails)
+        return any(isinstance(rail, HarmfulOutputRail) for rail in self.output_rails)
 
     def forget_embeddings(self) -> None:
         """Empties the classifier heads' embedding memo, so that the next check of a text runs
@@ -217,15 +217,11 @@ class GuardrailPipeline:
                 # their memo: windows are seen once.
                 if tuned_model is None or backend != "tuned":
                     tuned_model = TunedMiniLM.load(DEFAULT_ADAPTER)
-                head = LogisticHead.load(OUTPUT_HEAD)
-                threshold = settings.harmful_output_threshold
                 outputs.append(
-                    OutputClassifierRail(
-                        name,
-                        "harmful content in the answer",
+                    HarmfulOutputRail(
                         tuned_model.embed,
-                        head,
-                        head.threshold if threshold is None else threshold,
+                        LogisticHead.load(OUTPUT_HEAD),
+                        settings.harmful_output_threshold,  # None: the head's own
                     )
                 )
         gates = {}

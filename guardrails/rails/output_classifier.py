@@ -5,6 +5,8 @@ complies ("To make it, first mix ...") seldom reads like one. This rail scores e
 the streaming checker hands it (new text plus the carried-over context, ~220 chars) with a
 logistic head trained on the chat model's own answers (guardrails/training/
 train_output_head.py), against a threshold chosen on its answers to validation requests.
+Scoring and the threshold's check are the input classifier rails' (HeadClassifierRail); a
+window is one piece.
 """
 
 from __future__ import annotations
@@ -12,36 +14,23 @@ from __future__ import annotations
 from pathlib import Path
 
 from guardrails.base import Action, Verdict, Window
-from guardrails.embedding import EmbedFn
-from guardrails.errors import InvalidSettingError
-from guardrails.models.head import LogisticHead
+from guardrails.rails.head_classifier import HeadClassifierRail
 
 OUTPUT_HEAD = Path(__file__).resolve().parents[1] / "data" / "output_head.npz"
 
 
-class OutputClassifierRail:
+class HarmfulOutputRail(HeadClassifierRail):
     """Blocks the stream at the first window whose head score reaches `threshold`."""
 
-    def __init__(
-        self, name: str, what: str, embed: EmbedFn, head: LogisticHead, threshold: float
-    ) -> None:
-        if not 0.0 < threshold < 1.0:
-            raise InvalidSettingError(f"{name} output threshold must be in (0, 1), got {threshold}")
-        self.name = name
-        self.what = what  # the block reason's wording
-        self._embed = embed
-        self.head = head
-        self.threshold = threshold
-
-    def score(self, text: str) -> float:
-        return float(self.head.score(self._embed([text]))[0])
+    name = "harmful_output"
+    what = "harmful content in the answer"
 
     def open(self, system_prompt: str) -> _ClassifierWindows:
         return _ClassifierWindows(self)
 
 
 class _ClassifierWindows:
-    def __init__(self, rail: OutputClassifierRail) -> None:
+    def __init__(self, rail: HarmfulOutputRail) -> None:
         self._rail = rail
 
     def check(self, window: Window) -> Verdict:

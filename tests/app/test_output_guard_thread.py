@@ -13,7 +13,7 @@ from app.hooks import TurnContext
 from guardrails import GuardrailPipeline
 from guardrails.models.head import LogisticHead
 from guardrails.rails.harmful import HarmfulContentRail
-from guardrails.rails.output_classifier import OutputClassifierRail
+from guardrails.rails.output_classifier import HarmfulOutputRail
 
 
 def test_window_checks_go_to_the_rails_thread_and_collecting_stays_on_the_loop() -> None:
@@ -24,7 +24,7 @@ def test_window_checks_go_to_the_rails_thread_and_collecting_stays_on_the_loop()
         return np.array([[float("bomb" in t)] for t in texts], dtype=np.float32)
 
     head = LogisticHead(np.array([10.0], dtype=np.float32), -5.0, 0.5, {})
-    rail = OutputClassifierRail("harmful_output", "harmful content", embed, head, 0.5)
+    rail = HarmfulOutputRail(embed, head, 0.5)
     pipeline = GuardrailPipeline([], [rail], chunk_size=10, context_size=5)
     executor = RailsExecutor()
     ctx = TurnContext("u", None, None, None, use_documents=False)

@@ -18,7 +18,7 @@ from guardrails.evaluate_output import answer_windows, evaluate
 from guardrails.models.head import LogisticHead
 from guardrails.pipeline import GuardrailPipeline
 from guardrails.rails.harmful import HarmfulContentRail
-from guardrails.rails.output_classifier import OutputClassifierRail
+from guardrails.rails.output_classifier import HarmfulOutputRail
 from guardrails.rails.pii import PiiRedactor
 from guardrails.training.train_output_head import choose_threshold, report
 
@@ -34,8 +34,8 @@ def keyword_embed(texts: list[str]) -> np.ndarray:
 HEAD = LogisticHead(np.array([4.0, 0.0], dtype=np.float32), -6.0, 0.5, {})
 
 
-def rail(threshold: float = 0.5) -> OutputClassifierRail:
-    return OutputClassifierRail("harmful_output", "harmful content", keyword_embed, HEAD, threshold)
+def rail(threshold: float = 0.5) -> HarmfulOutputRail:
+    return HarmfulOutputRail(keyword_embed, HEAD, threshold)
 
 
 def test_a_window_scoring_at_the_threshold_blocks_with_its_new_text_as_excerpt() -> None:
