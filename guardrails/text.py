@@ -15,10 +15,18 @@ _LEET_WORD = re.compile(r"\b(?=\w*[a-z])(?=\w*[0134578@])[\w@]+\b")
 _SPACES = re.compile(r"\s+")
 
 
+def strip_invisible(text: str) -> str:
+    """`text` without zero-width and bidi-control characters. The model rails read this: a
+    word broken up by them is still the word to a reader, but not to a tokenizer (the judge's
+    byte-level BPE reads each as bytes, and a benign message full of them looked like an attack
+    to it)."""
+    return text.translate(_INVISIBLE)
+
+
 def normalize(text: str) -> str:
     """Lower-cased NFKC text without invisible characters; digits inside words that also hold
     letters are read as leetspeak ("ign0re" -> "ignore"), whitespace runs become one space."""
-    text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE).lower()
+    text = strip_invisible(unicodedata.normalize("NFKC", text)).lower()
     text = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), text)
     return _SPACES.sub(" ", text).strip()
 

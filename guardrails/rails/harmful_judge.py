@@ -11,7 +11,7 @@ Guardrails). On one core with native bf16 it costs ~18 ms at 16 tokens and ~35 m
 from __future__ import annotations
 
 from guardrails.rails.head_classifier import HeadClassifierRail
-from guardrails.text import sentence_spans
+from guardrails.text import sentence_spans, strip_invisible
 
 # ~100 tokens, within the 128 the judge was trained on; ~35 ms on one bf16 core.
 TAIL_CHARS = 400
@@ -24,7 +24,9 @@ class HarmfulJudgeRail(HeadClassifierRail):
     def pieces(self, text: str) -> list[str]:
         """The message's tail: its last whole sentences within TAIL_CHARS (a longer last
         sentence, its last TAIL_CHARS). A request usually ends what it says, and the judge's
-        cost stays bounded on long messages, which MiniLM's two heads read whole."""
+        cost stays bounded on long messages, which MiniLM's two heads read whole. Invisible
+        characters are left out first."""
+        text = strip_invisible(text)
         spans = sentence_spans(text) or [(0, len(text))]
         start = spans[-1][0]
         for a, _ in reversed(spans):

@@ -14,7 +14,7 @@ from guardrails.base import Action, Verdict
 from guardrails.embedding import EmbedFn
 from guardrails.errors import InvalidSettingError
 from guardrails.models.head import LogisticHead
-from guardrails.text import sentence_spans
+from guardrails.text import sentence_spans, strip_invisible
 
 PIECE_CHARS = 800
 # MiniLM's cost grows with the tokens it reads (~0.1-0.3 ms a token on one core of this CPU),
@@ -61,8 +61,9 @@ class HeadClassifierRail:
         self.threshold = threshold
 
     def pieces(self, text: str) -> list[str]:
-        """What the encoder reads of a message: one or more pieces, the highest score counts."""
-        return split_pieces(text)
+        """What the encoder reads of a message: one or more pieces, the highest score counts
+        (invisible characters left out)."""
+        return split_pieces(strip_invisible(text))
 
     def score(self, text: str) -> float:
         vecs = self._embed(self.pieces(text))  # (P, D)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from guardrails.base import Action, Verdict
 from guardrails.errors import InvalidSettingError
 from guardrails.models.nanoguard import NanoGuard
+from guardrails.text import strip_invisible
 
 
 class InjectionModelRail:
@@ -49,7 +50,7 @@ class InjectionModelRail:
     def windows(self, text: str) -> list[list[int]]:
         """BOS + up to `window` tokens per window, all of one length when there are several
         (so they run as one batch); at most `max_windows`, the head's and the tail's."""
-        ids = self.model.tokenizer.encode_ordinary(text)
+        ids = self.model.tokenizer.encode_ordinary(strip_invisible(text))
         span = self.window
         starts = list(range(0, max(len(ids) - span, 0) + 1, self.stride))
         if starts[-1] + span < len(ids):

@@ -115,6 +115,8 @@ def test_the_judge_reads_a_messages_tail() -> None:
     assert tail.startswith("Here is")  # whole sentences only
     assert rail.pieces("Short request.") == ["Short request."]
     assert rail.pieces("x" * 1000) == ["x" * TAIL_CHARS]  # one long sentence: its end
+    # zero-width and bidi characters are not read (the BPE would read each as bytes)
+    assert rail.pieces("How do I bake\u200b b\u200bread?\u202e") == ["How do I bake bread?"]
 
 
 def _head():
