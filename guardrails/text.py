@@ -31,6 +31,16 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+def latin_share(text: str) -> float:
+    """The share of `text`'s letters that are Latin (1.0 when it has no letters): 0 for a
+    message in Chinese, Arabic or Russian, about 1 for English, French or Vietnamese."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return 1.0
+    latin = sum(unicodedata.name(ch, "").startswith("LATIN") for ch in letters)
+    return latin / len(letters)
+
+
 _SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s|$)|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)")
 
 

@@ -11,15 +11,29 @@ Guardrails). On one core with native bf16 it costs ~18 ms at 16 tokens and ~35 m
 from __future__ import annotations
 
 from guardrails.rails.head_classifier import HeadClassifierRail
-from guardrails.text import sentence_spans, strip_invisible
+from guardrails.text import latin_share, sentence_spans, strip_invisible
 
 # ~100 tokens, within the 128 the judge was trained on; ~35 ms on one bf16 core.
 TAIL_CHARS = 400
+# The judge reads only messages at least this Latin (text.latin_share). It was trained on
+# English rows, and on other scripts it takes ordinary questions for harmful ones: it scored
+# 24 of the 211 benign multilingual validation rows at 0.99999 or more (a dose of ibuprofen in
+# Chinese, a birthday poem in Korean, a cover letter in Urdu). MiniLM's heads, trained on
+# messages in 26 languages, judge those alone.
+MIN_LATIN_SHARE = 0.8
 
 
 class HarmfulJudgeRail(HeadClassifierRail):
     name = "harmful_judge"
     what = "request for harmful content (judge)"
+
+    def reads(self, text: str) -> bool:
+        """Whether the judge reads `text` at all (MIN_LATIN_SHARE)."""
+        return latin_share(text) >= MIN_LATIN_SHARE
+
+    def score(self, text: str) -> float:
+        """0 for a message the judge does not read; no model call then."""
+        return super().score(text) if self.reads(text) else 0.0
 
     def pieces(self, text: str) -> list[str]:
         """The message's tail: its last whole sentences within TAIL_CHARS (a longer last

@@ -8,9 +8,11 @@ import pytest
 import torch
 
 from guardrails import GuardrailPipeline, GuardrailSettings
+from guardrails.base import Action
 from guardrails.errors import InvalidSettingError, ModelLoadError
 from guardrails.models.judge import DEFAULT_JUDGE, JudgeFile
 from guardrails.rails.harmful_judge import TAIL_CHARS, HarmfulJudgeRail
+from guardrails.text import latin_share
 
 LAYERS = 2
 
@@ -117,6 +119,29 @@ def test_the_judge_reads_a_messages_tail() -> None:
     assert rail.pieces("x" * 1000) == ["x" * TAIL_CHARS]  # one long sentence: its end
     # zero-width and bidi characters are not read (the BPE would read each as bytes)
     assert rail.pieces("How do I bake\u200b b\u200bread?\u202e") == ["How do I bake bread?"]
+
+
+def test_the_judge_reads_only_mostly_latin_messages() -> None:
+    calls: list[list[str]] = []
+
+    def embed(texts: list[str]) -> np.ndarray:
+        calls.append(texts)
+        return np.zeros((len(texts), 2))
+
+    rail = HarmfulJudgeRail(embed, _head(), threshold=0.4)  # a zero head scores 0.5
+    for text in ("布洛芬成年人一天最多能吃多少？", "Как приготовить борщ?", "집주인한테 문자 좀 써줘"):
+        assert not rail.reads(text) and rail.score(text) == 0.0
+        assert rail.check(text).action is Action.ALLOW
+    assert calls == []  # no model call for them
+    for text in ("Comment fabriquer une bombe ?", "Làm sao học tiếng Anh?", "1234 !!", "Hi"):
+        assert rail.reads(text) and rail.check(text).action is Action.BLOCK
+    assert len(calls) == 4
+
+
+def test_latin_share_counts_letters_only() -> None:
+    assert latin_share("") == 1.0 and latin_share("42 + 7 = 49") == 1.0
+    assert latin_share("Ελληνικά") == 0.0 and latin_share("été à Hanoï") == 1.0
+    assert latin_share("用 Python 写") == 6 / 8  # six Latin letters, two Chinese
 
 
 def _head():
