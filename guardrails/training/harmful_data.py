@@ -124,6 +124,15 @@ FOLLOWUPS = (DATA / "benign_followups.txt", DATA / "benign_followups_2.txt")
 # written by a helper that read no project file, after the retrained injection head blocked
 # "My name is Priya, nice to meet you." in tests/guardrails/test_quality.py.
 CHITCHAT = (DATA / "benign_chitchat.txt",)
+# Messages in 26 languages and 16 scripts, `{text, label, lang, kind}`. Every non-Latin-script
+# row of the public splits is an attack, and our own files are English, so the injection head
+# had learnt that a script is an attack: it blocked every one of 12 benign questions in Chinese,
+# Japanese, Korean, Arabic, Hindi, Russian, Greek and Ukrainian. Written by helpers that read
+# no project file: ordinary benign messages (questions, tasks, code, social turns, follow-ups,
+# sensitive but harmless topics, long messages), and harmful requests and injections in the
+# same languages (kind "harmful" or "injection"), so that a language is a cue for neither label.
+MULTILINGUAL_BENIGN = DATA / "benign_multilingual.jsonl"
+MULTILINGUAL_ATTACKS = DATA / "attacks_multilingual.jsonl"
 
 
 def text_file_rows(paths: tuple[Path, ...], label: int) -> list[Example]:
@@ -157,6 +166,14 @@ def load_validation_requests() -> list[Example]:
     first, second = VALIDATION
     return jsonl_rows(first, "validation-authored", "kind") + jsonl_rows(
         second, "validation-authored-2", "kind"
+    )
+
+
+def load_multilingual() -> list[Example]:
+    """The multilingual rows (source "multilingual", category = kind: "harmful" and
+    "injection" rows are label 1, every other kind label 0)."""
+    return jsonl_rows(MULTILINGUAL_BENIGN, "multilingual", "kind") + jsonl_rows(
+        MULTILINGUAL_ATTACKS, "multilingual", "kind"
     )
 
 

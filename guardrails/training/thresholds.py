@@ -16,7 +16,9 @@ Groups (texts seen in training left out, as in the trainers):
   close to a harmful training row: train_harmful_head.py's filter), "authored" (our benign
   files' validation share and harmful_holdout.jsonl's benign rows), "validation-authored"
   and "validation-authored-2" (their benign look-alikes), "followups" and "chitchat" (the
-  validation shares of benign_followups*.txt and benign_chitchat.txt: short chat turns);
+  validation shares of benign_followups*.txt and benign_chitchat.txt: short chat turns),
+  "multilingual" (the benign rows of the multilingual files' validation share; their harmful
+  requests count with "harmful" and their injections with "injection");
 - both: "framed-task" (the tasks of framing.py's framed requests in the validation share, each
   in its three framings: harmful ones to block, benign ones a benign group).
 - measured, not capped: "framed-claim", the framed claims (persuasive writing that spreads a
@@ -55,6 +57,7 @@ from guardrails.training.train_harmful_head import (
     add_split_arguments,
     chat_turn_splits,
     harmful_splits,
+    multilingual_splits,
 )
 
 OTHER_RAILS = ("deny_list", "injection_rules", "harmful", "injection_model")
@@ -104,6 +107,11 @@ def validation_rows(
     for paths, name in ((FOLLOWUPS, "followups"), (CHITCHAT, "chitchat")):
         for r in chat_turn_splits(paths, seed, val_share)[1]:
             put(r.text, 0, name)
+    for r in multilingual_splits(seed, val_share)[1]:
+        if r.label:
+            put(r.text, 1, "injection" if r.category == "injection" else "harmful")
+        else:
+            put(r.text, 0, "multilingual")
     for r in load_split("validation"):
         if r.label == 1:
             put(r.text, 1, "injection")
@@ -183,9 +191,12 @@ def choose_gate(
     (pipeline.py). JUDGE_GATES are tried from the lowest, the three thresholds chosen afresh
     each time as if the judge had not run below the gate; the last gate before the first one
     whose recall on some group of rows to block (the measured framed claims included:
-    HarmBench's misses are of their kind) falls below the best a lower gate gave wins. A gate
-    may gain recall (the judge's false positives below it no longer hold its threshold up);
-    it may not trade any away for speed. None when no thresholds keep the caps."""
+    HarmBench's misses are of their kind) falls more than RECALL_SLACK below the best a lower
+    gate gave wins: the half point the joint search counts as equal. (Until the multilingual
+    round no drop at all was allowed; then the first gate, 1e-4, lost one framed claim in 497
+    and the judge would have run on every message, ~20 ms more on each.) A gate may gain
+    recall (the judge's false positives below it no longer hold its threshold up). None when
+    no thresholds keep the caps."""
     best: GatedChoice | None = None
     most: dict[str, float] = {}  # per group, the highest recall of the gates tried so far
     for gate in JUDGE_GATES:
@@ -196,7 +207,7 @@ def choose_gate(
         )
         if choice is None:
             break
-        if any(choice.recall[g] < r - 1e-9 for g, r in most.items()):
+        if any(choice.recall[g] < r - RECALL_SLACK - 1e-9 for g, r in most.items()):
             break
         most = {g: max(r, most.get(g, 0.0)) for g, r in choice.recall.items()}
         reach = (label == 0) & ~other & (s_inj < choice.injection) & (s_harm < choice.harmful)

@@ -47,6 +47,7 @@ from guardrails.training.harmful_data import (
     load_advbench,
     load_authored_harmful,
     load_donotanswer,
+    load_multilingual,
     load_validation_requests,
     text_file_rows,
 )
@@ -123,6 +124,13 @@ def chat_turn_splits(
     the tuned classifier trains on the first part, the thresholds are chosen with the second as
     a benign group of its own."""
     return split_by_text(text_file_rows(paths, 0), seed, share)
+
+
+def multilingual_splits(seed: int, share: float) -> tuple[list[Example], list[Example]]:
+    """(training rows, validation rows) of the multilingual messages (harmful_data.py), split
+    like every written file: the tuned classifier trains on the first part, and the second is
+    validation (its benign rows a group of their own in thresholds.py)."""
+    return split_by_text(load_multilingual(), seed, share)
 
 
 @dataclass(frozen=True)

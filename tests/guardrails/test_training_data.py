@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 
 from guardrails.training.framing import REQUESTS
-from guardrails.training.harmful_data import AUTHORED_HARMFUL, VALIDATION
+from guardrails.training.harmful_data import (
+    AUTHORED_HARMFUL,
+    MULTILINGUAL_ATTACKS,
+    MULTILINGUAL_BENIGN,
+    VALIDATION,
+    load_multilingual,
+)
 from guardrails.training.public_data import text_key
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,7 +27,7 @@ EVALUATION = [
         ROOT / "tests" / "guardrails" / "data" / name
         for name in ("dev.jsonl", "harmful_holdout.jsonl", "harmful_holdout_v2.jsonl",
                      "harmful_holdout_v3.jsonl", "followups_probe.jsonl",
-                     "framing_probe.jsonl")
+                     "framing_probe.jsonl", "multilingual_holdout.jsonl")
     ),
     *VALIDATION,
 ]  # fmt: skip
@@ -40,6 +46,18 @@ def test_the_files_are_there() -> None:
     lookalikes = {f"benign_lookalikes_{i}.txt" for i in (3, 4, 5)}
     assert {p.name for p in AUTHORED_HARMFUL} | lookalikes <= names
     assert all(p.is_file() for p in EVALUATION)
+    assert MULTILINGUAL_BENIGN.is_file() and MULTILINGUAL_ATTACKS.is_file()
+
+
+def test_the_multilingual_rows_repeat_no_text_and_label_by_kind() -> None:
+    rows = load_multilingual()
+    keys = [text_key(r.text) for r in rows]
+    assert len(rows) > 1000 and len(keys) == len(set(keys))
+    assert {r.category for r in rows if r.label} == {"harmful", "injection"}
+    assert not {r.category for r in rows if not r.label} & {"harmful", "injection"}
+    langs = {json.loads(line)["lang"] for p in (MULTILINGUAL_BENIGN, MULTILINGUAL_ATTACKS)
+             for line in _lines(p)}  # fmt: skip
+    assert len(langs) == 26
 
 
 @pytest.mark.parametrize("path", TRAINING, ids=lambda p: p.name)
@@ -67,6 +85,7 @@ def test_no_text_is_both_harmful_and_benign_in_training() -> None:
 def test_no_training_line_is_in_an_evaluation_file(path: Path) -> None:
     trained = {text_key(t) for p in TRAINING for t in _lines(p)}
     trained |= {text_key(r["text"]) for r in _framed()}
+    trained |= {text_key(r.text) for r in load_multilingual()}
     rows = [json.loads(line) for line in _lines(path)]
     assert rows and all(r["label"] in (0, 1) for r in rows)
     leaked = [r["text"] for r in rows if text_key(r["text"]) in trained]
