@@ -362,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.rank < 1 or args.public_rows < 0 or args.epochs < 1:
         parser.error("--rank and --epochs must be >= 1, --public-rows >= 0")
+    if not 0.0 <= args.slip_share <= 1.0:
+        parser.error(f"--slip-share must be in [0, 1], got {args.slip_share}")
 
     data = build_data(args)
     print(json.dumps(data.summary), flush=True)
