@@ -81,11 +81,14 @@ def joint_thresholds(
 ) -> JointChoice | None:
     """Thresholds for two rails that block together: a row is blocked when s_inj >= t_inj, or
     s_harm >= t_harm, or `other` (another rail blocks it). Every group of benign rows (label 0,
-    `group` names the source) keeps a false-positive rate <= max_fpr; among the pairs that do,
-    those within `recall_slack` of the highest mean recall over the groups of rows to block are
-    kept, and of them the one with the fewest false positives wins (then the higher recall).
-    A slack of half a point stops the search from spending a whole budget on a recall gain too
-    small to carry over to new rows. The `measured` groups take no part in the choice (no cap,
+    `group` names the source) keeps a false-positive rate <= max_fpr; the pair with the highest
+    mean recall over the groups of rows to block is the reference, the pairs whose recall on
+    every one of those groups is within `recall_slack` of the reference's are kept, and of them
+    the one with the fewest false positives wins (then the higher mean recall). A slack of half
+    a point stops the search from spending a whole budget on a recall gain too small to carry
+    over to new rows; holding each group to it, not only the mean, stops one group's loss from
+    being paid for by another's gain (a slack on the mean once let injection recall fall
+    0.968 -> 0.945 on validation, and S-Labs' test split 0.925 -> 0.873). The `measured` groups take no part in the choice (no cap,
     no recall to win); their recall and false-positive rate at the chosen pair are reported
     with the rest. All arrays are (n,). None when no pair keeps every cap.
 
@@ -112,8 +115,8 @@ def joint_thresholds(
     t_extras: list[float | None] = [None]
     if s_extra is not None:
         t_extras += [t for t in above_highest(s_extra) if t < 1.0]
-    # (recall, false positives, t_inj, t_harm, t_extra)
-    found: list[tuple[float, int, float, float, float | None]] = []
+    # (per-group recall, mean recall, false positives, t_inj, t_harm, t_extra)
+    found: list[tuple[np.ndarray, float, int, float, float, float | None]] = []
     for t_extra in t_extras:
         before = other if t_extra is None else other | (s_extra >= t_extra)  # type: ignore[operator]
         for t_inj in t_injs:
@@ -132,14 +135,14 @@ def joint_thresholds(
                 higher = np.nextafter(np.unique(left[left >= t_harm]), np.inf)
                 for t in [t_harm, *(float(h) for h in higher if h < 1.0)]:
                     blocked = base | (s_harm >= t)
-                    recall = np.mean([blocked[to_block & (group == g)].mean() for g in pos_groups])
+                    per = np.array([blocked[to_block & (group == g)].mean() for g in pos_groups])
                     fp = int((blocked & benign).sum())
-                    found.append((float(recall), fp, t_inj, t, t_extra))
+                    found.append((per, float(per.mean()), fp, t_inj, t, t_extra))
     if not found:
         return None
-    top = max(f[0] for f in found)
-    near = [f for f in found if f[0] >= top - recall_slack - 1e-12]
-    _, _, t_inj, t_harm, t_extra = min(near, key=lambda f: (f[1], -f[0]))
+    reference = max(found, key=lambda f: (f[1], -f[2]))[0]  # (groups,)
+    near = [f for f in found if (f[0] >= reference - recall_slack - 1e-12).all()]
+    *_, t_inj, t_harm, t_extra = min(near, key=lambda f: (f[2], -f[1]))
     blocked = other | (s_inj >= t_inj) | (s_harm >= t_harm)
     if t_extra is not None:
         blocked |= s_extra >= t_extra  # type: ignore[operator]

@@ -4,8 +4,8 @@ A message is blocked when any input rail blocks it, so the false positives of th
 head, the harmful-request head, the rules and NanoGuard add up. The thresholds are chosen on
 validation rows only (never HarmBench, a `test` split or hold-outs v2/v3), by `joint_thresholds`:
 on each group of benign rows the whole pipeline's false-positive rate stays <= --max-fpr, and
-of the pairs whose mean recall over the groups of rows to block is within RECALL_SLACK of the
-highest, the one with the fewest false positives wins.
+of the pairs whose recall on every group of rows to block is within RECALL_SLACK of the pair
+with the highest mean recall, the one with the fewest false positives wins.
 
 Groups (texts seen in training left out, as in the trainers):
 - to block: "injection" (the attacks of both public `validation` splits), "harmful" (the
@@ -64,8 +64,8 @@ OTHER_RAILS = ("deny_list", "injection_rules", "harmful", "injection_model")
 # The target is <= 0.05 on data not trained on. A threshold set at exactly 0.05 on a few hundred
 # validation rows lands on either side of it on new rows; half a point is kept in hand.
 MAX_FPR = 0.045
-# Pairs whose mean validation recall is within half a point of the best are equal here: of them
-# the one with the fewest false positives is kept (fit.joint_thresholds).
+# Pairs whose validation recall on every group is within half a point of the best pair's are
+# equal here: of them the one with the fewest false positives is kept (fit.joint_thresholds).
 RECALL_SLACK = 0.005
 # Groups whose figures are reported but do not move the thresholds (see the module docstring).
 MEASURED_ONLY = ("framed-claim",)
@@ -262,7 +262,8 @@ def rethreshold(
         counts[f"{r.group}/{r.label}"] = counts.get(f"{r.group}/{r.label}", 0) + 1
     report = {
         "threshold_from": f"validation rows, whole-pipeline FPR <= {max_fpr} on each benign "
-        "group, mean recall over the groups to block (guardrails/training/thresholds.py); "
+        f"group, the fewest false positives with recall on each group to block within "
+        f"{RECALL_SLACK} of the best pair's (guardrails/training/thresholds.py); "
         f"measured only, not capped: {', '.join(MEASURED_ONLY)}",
         "validation_rows": counts,
         "validation_recall": choice.recall,

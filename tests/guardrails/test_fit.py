@@ -54,17 +54,20 @@ def test_recall_slack_keeps_the_fewest_false_positives_among_near_ties() -> None
     other = np.zeros(26, dtype=bool)
     args = (d["s_inj"], d["s_harm"], other, d["label"], d["group"])
     # Without slack, group b's allowed false positive buys the 0.55 harmful row (recall 5/6).
-    # With a slack of 0.2, recall 4/6 (the 0.55 row missed) is near enough and blocks no benign
-    # row at all: the harmful threshold goes above b's 0.6 row.
+    # With a slack of 0.35, harm recall 2/3 (the 0.55 row missed, a loss of 1/3 in that group)
+    # is near enough and blocks no benign row at all: the harmful threshold goes above b's 0.6
+    # row.
     strict = joint_thresholds(*args, max_fpr=0.1)
-    loose = joint_thresholds(*args, max_fpr=0.1, recall_slack=0.2)
+    loose = joint_thresholds(*args, max_fpr=0.1, recall_slack=0.35)
     assert strict is not None and loose is not None
     assert strict.fpr == {"a": 0.0, "b": 0.1}
     assert loose.harmful == np.nextafter(0.6, 1.0)
     assert loose.recall == {"harm": round(2 / 3, 4), "inj": round(2 / 3, 4)}
     assert loose.fpr == {"a": 0.0, "b": 0.0}
-    # A slack too small for the gap changes nothing.
+    # A slack too small for the gap changes nothing. The slack holds each group, not the mean:
+    # 0.2 covers the mean's loss (5/6 -> 4/6) but not the harm group's (1 -> 2/3).
     assert joint_thresholds(*args, max_fpr=0.1, recall_slack=0.1) == strict
+    assert joint_thresholds(*args, max_fpr=0.1, recall_slack=0.2) == strict
 
 
 def test_another_rails_false_positive_uses_up_the_budget() -> None:
