@@ -88,9 +88,9 @@ def joint_thresholds(
     a point stops the search from spending a whole budget on a recall gain too small to carry
     over to new rows; holding each group to it, not only the mean, stops one group's loss from
     being paid for by another's gain (a slack on the mean once let injection recall fall
-    0.968 -> 0.945 on validation, and S-Labs' test split 0.925 -> 0.873). The `measured` groups take no part in the choice (no cap,
-    no recall to win); their recall and false-positive rate at the chosen pair are reported
-    with the rest. All arrays are (n,). None when no pair keeps every cap.
+    0.968 -> 0.945 on validation, and S-Labs' test split 0.925 -> 0.873). The `measured`
+    groups take no part in the choice (no cap, no recall to win); their recall and
+    false-positive rate at the chosen pair are reported with the rest. All arrays are (n,). None when no pair keeps every cap.
 
     The candidates for t_inj are the points just above each of the highest benign injection
     scores, as many as the caps could let through (between two benign scores, the lowest
