@@ -1,6 +1,6 @@
 """What the guardrails add to a chat turn's latency, with the real model.
 
-    python -m app.bench_guardrails [--max-tokens 160] [--repeats 2] [--json PATH]
+    python -m app.bench_guardrails [--max-tokens 160] [--repeats 2] [--block-s 4] [--json PATH]
 
 Output rails: the same prompts are streamed greedily (identical answers) with and without
 the app's output guard (the code the server runs: `PipelineOutputGuards` over the pipeline's
@@ -10,10 +10,11 @@ the first released window); total is submission to the last released text. Guard
 time spent awaiting feed()/finish() (with a model rail, the hop to the rails' thread too).
 Input rails: `check_input` wall time on benign chat messages and on attacks (the attacks stop
 at the first rule that blocks), engine idle; then on the benign messages through the app's
-input seam while the engine streams answers (`--background-streams` at a time), once on the
-rails' own thread (RailsExecutor, one torch thread: what the server runs) and once on asyncio's
-default pool (torch's process default threads: what it ran before), alternating, with the
-engine's tokens per second during each. Grounding: one answer against four sources.
+input seam while the engine streams answers (`--background-streams` at a time), on the
+rails' own thread (RailsExecutor, one torch thread: what the server runs) and on asyncio's
+default pool (torch's process default threads: what it ran before), in alternating blocks of
+at least `--block-s` seconds with blocks of no checks, and the engine's tokens per second in
+each kind of block. Grounding: one answer against four sources.
 """
 
 from __future__ import annotations
@@ -172,15 +173,22 @@ def bench_input(pipeline: GuardrailPipeline, repeats: int) -> dict[str, object]:
 
 
 async def bench_input_beside_engine(engine, pipeline: GuardrailPipeline, max_tokens: int,
-                                    repeats: int, num_streams: int = 1) -> dict[str, object]:
+                                    repeats: int, num_streams: int = 1,
+                                    block_s: float = 4.0) -> dict[str, object]:
     """Input checks through `PipelineInputCheck` while `num_streams` greedy answers stream
-    without pause; the two ways of running the checks alternate message by message."""
+    without pause. Time runs in blocks: in each, one way of running the checks goes through
+    every benign message, again and again, until at least `block_s` seconds have passed; an
+    "engine_alone" block checks nothing. The three kinds of block alternate `repeats` times.
+    The engine's tokens per second is counted over whole blocks, seconds of decoding, so it is
+    a measure of what the checks cost the streams (over one check's few milliseconds it counts
+    a token or none)."""
     builder = PromptBuilder(engine.tokenizer, engine.max_model_len)
     params = SamplingParams(max_tokens=max_tokens, temperature=0.0)
     prompts = [builder.render_ids([PromptMessage("user", q)]) for q in QUESTIONS]
     executor = RailsExecutor()
     checks = {"rails_thread": PipelineInputCheck(pipeline, executor=executor),
               "default_pool": PipelineInputCheck(pipeline)}
+    modes = ("engine_alone", *checks)
     ctx = TurnContext("bench", None, None, None, use_documents=False)
     stop = asyncio.Event()
     generated = [0]
@@ -195,8 +203,23 @@ async def bench_input_beside_engine(engine, pipeline: GuardrailPipeline, max_tok
                     break  # closing the stream aborts the request
             n += 1
 
+    async def block(mode: str) -> None:
+        tokens_before, start = generated[0], time.perf_counter()
+        if mode == "engine_alone":
+            await asyncio.sleep(block_s)
+        while mode != "engine_alone" and time.perf_counter() - start < block_s:
+            for text in BENIGN_INPUTS:
+                pipeline.forget_embeddings()
+                t = time.perf_counter()
+                decision = await checks[mode](text, ctx)
+                elapsed = time.perf_counter() - t
+                assert not decision.blocked, f"benign message blocked: {text!r}"
+                times[mode].append(elapsed)
+        busy[mode][0] += generated[0] - tokens_before
+        busy[mode][1] += time.perf_counter() - start
+
     times: dict[str, list[float]] = {mode: [] for mode in checks}
-    busy: dict[str, list[float]] = {mode: [0.0, 0.0] for mode in checks}  # tokens, seconds
+    busy: dict[str, list[float]] = {mode: [0.0, 0.0] for mode in modes}  # tokens, seconds
     streams = [asyncio.create_task(stream_forever(i)) for i in range(num_streams)]
     try:
         for check in checks.values():  # warm-up: thread start, first calls
@@ -204,24 +227,18 @@ async def bench_input_beside_engine(engine, pipeline: GuardrailPipeline, max_tok
         while generated[0] == 0:  # the streams are decoding before anything is measured
             await asyncio.sleep(0.05)
         for r in range(repeats):
-            for i, text in enumerate(BENIGN_INPUTS):
-                order = list(checks) if (i + r) % 2 == 0 else list(reversed(checks))
-                for mode in order:
-                    pipeline.forget_embeddings()
-                    tokens_before, t = generated[0], time.perf_counter()
-                    decision = await checks[mode](text, ctx)
-                    elapsed = time.perf_counter() - t
-                    assert not decision.blocked, f"benign message blocked: {text!r}"
-                    times[mode].append(elapsed)
-                    busy[mode][0] += generated[0] - tokens_before
-                    busy[mode][1] += elapsed
+            for mode in modes if r % 2 == 0 else tuple(reversed(modes)):
+                await block(mode)
     finally:
         stop.set()
         await asyncio.gather(*streams, return_exceptions=True)
         executor.shutdown()
+    speed = {mode: round(busy[mode][0] / busy[mode][1], 1) for mode in modes}
     return {mode: {**_ms(times[mode]), "num_checks": len(times[mode]),
-                   "engine_tokens_per_s": round(busy[mode][0] / busy[mode][1], 1)}
-            for mode in checks} | {"num_streams": num_streams}
+                   "engine_tokens_per_s": speed[mode]}
+            for mode in checks} | {"engine_alone": {"engine_tokens_per_s":
+                                                    speed["engine_alone"]},
+                                   "num_streams": num_streams, "block_s": block_s}
 
 
 def bench_grounding(pipeline: GuardrailPipeline, repeats: int) -> dict[str, float]:
@@ -269,7 +286,8 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     try:
         output = await bench_output(engine, pipeline, args.max_tokens, args.repeats)
         beside = await bench_input_beside_engine(engine, pipeline, args.max_tokens,
-                                                 args.repeats, args.background_streams)
+                                                 args.repeats, args.background_streams,
+                                                 args.block_s)
     finally:
         await engine.shutdown()
     return {
@@ -306,11 +324,14 @@ def _print(report: dict[str, object]) -> None:
               f"({row['num_blocked']}/{row['num_checks']} blocked)")
     beside = report["input_rails_beside_engine"]
     assert isinstance(beside, dict)
+    print(f"engine alone beside no checks: {beside['engine_alone']['engine_tokens_per_s']:.1f} "
+          f"tokens/s ({beside['num_streams']} stream(s))")
     for mode in ("rails_thread", "default_pool"):
         row = beside[mode]
         print(f"input rails beside {beside['num_streams']} stream(s), {mode:12} "
-              f"p50 {row['p50_ms']:.1f} ms, p95 {row['p95_ms']:.1f} ms, engine "
-              f"{row['engine_tokens_per_s']:.1f} tokens/s during the checks")
+              f"p50 {row['p50_ms']:.1f} ms, p95 {row['p95_ms']:.1f} ms "
+              f"({row['num_checks']} checks), engine {row['engine_tokens_per_s']:.1f} tokens/s "
+              "during the checks")
     g = report["grounding"]
     assert isinstance(g, dict)
     print(f"grounding (5 sentences, 4 sources) p50 {g['p50_ms']:.1f} ms, p95 {g['p95_ms']:.1f} ms")
@@ -327,6 +348,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="output window size in characters (default: the app's setting)")
     ap.add_argument("--background-streams", type=int, default=1,
                     help="answers streaming while the input rails are measured beside them")
+    ap.add_argument("--block-s", type=float, default=4.0,
+                    help="seconds per block of input checks beside the engine (default 4)")
     ap.add_argument("--json", default=None, help="also write the results here")
     args = ap.parse_args(argv)
     if min(args.max_tokens, args.repeats, args.chunk_size or 1, args.background_streams) < 1:
