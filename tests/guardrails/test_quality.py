@@ -163,6 +163,11 @@ README_FIGURES = {
         # 26 languages, written blind (the injection head had learnt that a script is an
         # attack: before the multilingual training rows it blocked 134 of the 208 benign rows).
         ("multilingual_holdout.jsonl", 66, 130, 14, 208),
+        # Proofreading requests with misspelt pasted text and carelessly typed questions, and
+        # attacks in the same dress, written blind after a proofreading request was seen
+        # blocked in hold-out v3. The judge blocks 3 of the 30 proofreading requests (it reads
+        # the pasted text), the two MiniLM heads 2 each: a measured defect, not a target met.
+        ("typos_probe.jsonl", 28, 30, 7, 50),
     ],
     "tuned_l3": [
         ("dev.jsonl", 120, 120, 2, 222),
@@ -173,11 +178,12 @@ README_FIGURES = {
         ("framing_probe.jsonl", 18, 20, 2, 20),
         # Distilled again from the multilingual adapter (the previous student blocked 137).
         ("multilingual_holdout.jsonl", 51, 130, 7, 208),
+        ("typos_probe.jsonl", 27, 30, 2, 50),
     ],
 }
 
 
-@pytest.mark.parametrize("index", range(7))
+@pytest.mark.parametrize("index", range(8))
 def test_the_readme_figures_hold_on_our_labelled_files(
     backend: str, pipeline: GuardrailPipeline, index: int
 ) -> None:

@@ -27,7 +27,7 @@ EVALUATION = [
         ROOT / "tests" / "guardrails" / "data" / name
         for name in ("dev.jsonl", "harmful_holdout.jsonl", "harmful_holdout_v2.jsonl",
                      "harmful_holdout_v3.jsonl", "followups_probe.jsonl",
-                     "framing_probe.jsonl", "multilingual_holdout.jsonl")
+                     "framing_probe.jsonl", "multilingual_holdout.jsonl", "typos_probe.jsonl")
     ),
     *VALIDATION,
 ]  # fmt: skip
