@@ -90,7 +90,8 @@ def joint_thresholds(
     being paid for by another's gain (a slack on the mean once let injection recall fall
     0.968 -> 0.945 on validation, and S-Labs' test split 0.925 -> 0.873). The `measured`
     groups take no part in the choice (no cap, no recall to win); their recall and
-    false-positive rate at the chosen pair are reported with the rest. All arrays are (n,). None when no pair keeps every cap.
+    false-positive rate at the chosen pair are reported with the rest. All arrays are (n,).
+    None when no pair keeps every cap.
 
     The candidates for t_inj are the points just above each of the highest benign injection
     scores, as many as the caps could let through (between two benign scores, the lowest
