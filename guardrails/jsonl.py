@@ -27,3 +27,16 @@ def jsonl_objects(path: Path, what: str = "dataset") -> list[tuple[int, dict]]:
             raise DatasetError(f"{path}:{number}: want a JSON object, got {line[:80]!r}")
         rows.append((number, row))
     return rows
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> None:
+    """One JSON object a line, written to a temporary name beside `path` and then renamed, so
+    that an interrupted write leaves no half-written file. OSError when it cannot be written."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    try:
+        with tmp.open("w", encoding="utf-8") as f:
+            for row in rows:
+                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)

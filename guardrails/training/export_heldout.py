@@ -24,13 +24,14 @@ import hashlib
 import json
 from pathlib import Path
 
+from guardrails.jsonl import write_jsonl
 from guardrails.training.harmful_data import (
     load_advbench,
     load_authored_harmful,
     load_donotanswer,
     load_harmbench,
 )
-from guardrails.training.public_data import Example, load_split, text_key
+from guardrails.training.public_data import load_split, text_key
 from guardrails.training.train_harmful_head import _authored
 
 AUDIT = Path(__file__).resolve().parents[2] / "tests/guardrails/data/neuralchemy_test_audit.jsonl"
@@ -44,15 +45,6 @@ def audited_out() -> set[str]:
 
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def write_jsonl(rows: list[Example], path: Path) -> None:
-    """`{text, label, source}` per line, written to a temporary name and then renamed."""
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        for r in rows:
-            f.write(json.dumps({"text": r.text, "label": r.label, "source": r.source}) + "\n")
-    tmp.replace(path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         "neuralchemy_test_audited.jsonl": [r for r in neuralchemy if _sha256(r.text) not in out],
     }
     for name, rows in files.items():
-        write_jsonl(rows, args.out / name)
+        write_jsonl(
+            args.out / name, [{"text": r.text, "label": r.label, "source": r.source} for r in rows]
+        )
         print(f"{args.out / name}: {len(rows)} rows, {sum(r.label for r in rows)} to block")
     return 0
 

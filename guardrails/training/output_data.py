@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 from pathlib import Path
 
+from guardrails.jsonl import write_jsonl
 from guardrails.training.framing import framed_splits
 from guardrails.training.harmful_data import CHITCHAT, FOLLOWUPS
 from guardrails.training.train_harmful_head import (
@@ -94,11 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     make = train_requests if args.which == "train" else validation_requests
     rows = make(args.seed, args.val_share, args.dup_cosine, args.cache)
-    tmp = args.out.with_suffix(".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        for r in rows:
-            f.write(json.dumps(r) + "\n")
-    tmp.replace(args.out)
+    write_jsonl(args.out, rows)
     print(f"{args.out}: {len(rows)} requests, {sum(r['label'] for r in rows)} to block")
     return 0
 

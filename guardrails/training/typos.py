@@ -10,7 +10,6 @@ dropped, one doubled) so that the trainer can add a slipped copy of some rows of
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from pathlib import Path
@@ -45,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     measure the rails on text as people type it."""
     from guardrails.errors import DatasetError
     from guardrails.evaluate import dataset_rows
+    from guardrails.jsonl import write_jsonl
 
     parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
     parser.add_argument("source", type=Path)
@@ -60,11 +60,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     rng = random.Random(args.seed)
-    lines = [
-        json.dumps({**row, "text": with_slips(row["text"], rng, args.rate)}, ensure_ascii=False)
-        for row in rows
-    ]
-    args.out.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    try:
+        write_jsonl(args.out, [{**r, "text": with_slips(r["text"], rng, args.rate)} for r in rows])
+    except OSError as exc:
+        print(f"error: cannot write {str(args.out)!r}: {exc}", file=sys.stderr)
+        return 2
     print(f"{len(rows)} rows -> {args.out}")
     return 0
 

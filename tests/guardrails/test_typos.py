@@ -49,3 +49,12 @@ def test_the_command_writes_a_slipped_copy_and_refuses_a_bad_file(tmp_path: Path
     assert main([str(bad), str(tmp_path / "o.jsonl")]) == 2
     assert "label must be 0 or 1" in capsys.readouterr().err
     assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_the_command_refuses_an_output_it_cannot_write(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_text('{"text": "hello there", "label": 0}\n', encoding="utf-8")
+    out = tmp_path / "missing" / "out.jsonl"  # its folder does not exist
+    assert main([str(src), str(out)]) == 2
+    assert "cannot write" in capsys.readouterr().err
+    assert not out.parent.exists()
