@@ -207,16 +207,19 @@ async def bench_input_beside_engine(engine, pipeline: GuardrailPipeline, max_tok
         tokens_before, start = generated[0], time.perf_counter()
         if mode == "engine_alone":
             await asyncio.sleep(block_s)
-        while mode != "engine_alone" and time.perf_counter() - start < block_s:
-            for text in BENIGN_INPUTS:
-                pipeline.forget_embeddings()
-                t = time.perf_counter()
-                decision = await checks[mode](text, ctx)
-                elapsed = time.perf_counter() - t
-                assert not decision.blocked, f"benign message blocked: {text!r}"
-                times[mode].append(elapsed)
+        else:
+            while time.perf_counter() - start < block_s:
+                await one_pass(checks[mode], times[mode])
         busy[mode][0] += generated[0] - tokens_before
         busy[mode][1] += time.perf_counter() - start
+
+    async def one_pass(check: PipelineInputCheck, into: list[float]) -> None:
+        for text in BENIGN_INPUTS:
+            pipeline.forget_embeddings()
+            t = time.perf_counter()
+            decision = await check(text, ctx)
+            into.append(time.perf_counter() - t)
+            assert not decision.blocked, f"benign message blocked: {text!r}"
 
     times: dict[str, list[float]] = {mode: [] for mode in checks}
     busy: dict[str, list[float]] = {mode: [0.0, 0.0] for mode in modes}  # tokens, seconds
