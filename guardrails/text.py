@@ -37,7 +37,8 @@ def latin_share(text: str) -> float:
     letters = [ch for ch in text if ch.isalpha()]
     if not letters:
         return 1.0
-    latin = sum(unicodedata.name(ch, "").startswith("LATIN") for ch in letters)
+    # An ASCII letter is Latin; only the others need their Unicode name looked up.
+    latin = sum(ch.isascii() or unicodedata.name(ch, "").startswith("LATIN") for ch in letters)
     return latin / len(letters)
 
 
