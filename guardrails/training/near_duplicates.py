@@ -1,0 +1,121 @@
+"""Keeps written training rows apart from the rows we evaluate on.
+
+A helper that reads no project file can still write a line close to an evaluation row (the
+same request, a word or two changed), and a classifier trained on it would look better on that
+set than it is. This drops every candidate within either measure of an evaluation row:
+- character-trigram Jaccard >= --jaccard (0.5) on the lower-cased text: near copies in any
+  script;
+- packaged MiniLM cosine >= --cosine (0.85): the same request in other words (MiniLM reads
+  English; in other scripts the trigrams decide).
+
+Evaluation rows: every labelled file of tests/guardrails/data/ (dev set, hold-outs, probes), the
+validation files thresholds are chosen on, HarmBench and both public `test` splits.
+
+    python -m guardrails.training.near_duplicates IN.jsonl OUT.jsonl [--jaccard J] [--cosine C]
+
+IN and OUT are JSONL of `{text, ...}` rows; OUT keeps IN's order and fields, and the dropped
+rows are listed on stderr with the evaluation row they are close to.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from guardrails.errors import DatasetError
+from guardrails.jsonl import jsonl_objects, write_jsonl
+
+TESTS_DATA = Path(__file__).resolve().parents[2] / "tests" / "guardrails" / "data"
+
+
+def trigrams(text: str) -> frozenset[str]:
+    t = " ".join(text.lower().split())
+    return frozenset(t[i : i + 3] for i in range(max(len(t) - 2, 1)))
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a or b else 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Near:
+    """Why candidate `index` was dropped: the evaluation text it is close to, and how close."""
+
+    index: int
+    other: str
+    measure: str  # "jaccard" or "cosine"
+    value: float
+
+
+def near_rows(
+    candidates: Sequence[str],
+    evaluation: Sequence[str],
+    embed: Callable[[list[str]], np.ndarray] | None,
+    max_jaccard: float,
+    max_cosine: float,
+) -> list[Near]:
+    """The candidates within `max_jaccard` (trigrams) or `max_cosine` (`embed`, unit vectors;
+    None skips it) of some evaluation text, one entry each, in the candidates' order."""
+    grams = [trigrams(t) for t in evaluation]
+    found: dict[int, Near] = {}
+    for i, text in enumerate(candidates):
+        mine = trigrams(text)
+        best = max(range(len(grams)), key=lambda j: jaccard(mine, grams[j]), default=None)
+        if best is not None and (value := jaccard(mine, grams[best])) >= max_jaccard:
+            found[i] = Near(i, evaluation[best], "jaccard", value)
+    if embed is not None and evaluation:
+        sims = embed(list(candidates)) @ embed(list(evaluation)).T  # (n_candidates, n_eval)
+        for i in np.flatnonzero(sims.max(axis=1) >= max_cosine):
+            j = int(sims[i].argmax())
+            found.setdefault(int(i), Near(int(i), evaluation[j], "cosine", float(sims[i, j])))
+    return [found[i] for i in sorted(found)]
+
+
+def evaluation_texts() -> list[str]:
+    """Every text we evaluate or choose thresholds on (see the module docstring). HarmBench and
+    the `test` splits need the training-time packages (harmful_data.py, public_data.py)."""
+    from guardrails.training.harmful_data import VALIDATION, load_harmbench
+    from guardrails.training.public_data import load_split
+
+    files = [*sorted(TESTS_DATA.glob("*.jsonl")), *VALIDATION]
+    texts = [row["text"] for path in files for _, row in jsonl_objects(path) if "text" in row]
+    texts += [r.text for r in load_harmbench()] + [r.text for r in load_split("test")]
+    return texts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("input", type=Path)
+    parser.add_argument("output", type=Path)
+    parser.add_argument("--jaccard", type=float, default=0.5)
+    parser.add_argument("--cosine", type=float, default=0.85)
+    args = parser.parse_args(argv)
+    try:
+        rows = [row for _, row in jsonl_objects(args.input)]
+        texts = [row["text"] for row in rows]
+    except DatasetError as exc:
+        parser.error(str(exc))
+    except KeyError:
+        parser.error(f"{args.input}: every row needs a 'text'")
+    from retrieval.embedder import Embedder
+
+    embedder = Embedder.load()
+    near = near_rows(
+        texts, evaluation_texts(), lambda t: embedder.embed(t), args.jaccard, args.cosine
+    )
+    for n in near:
+        print(f"drop ({n.measure} {n.value:.2f}): {texts[n.index][:90]!r} ~ {n.other[:90]!r}",
+              file=sys.stderr)  # fmt: skip
+    dropped = {n.index for n in near}
+    write_jsonl(args.output, [row for i, row in enumerate(rows) if i not in dropped])
+    print(f"{args.output}: kept {len(rows) - len(dropped)} of {len(rows)} rows")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,55 @@
+"""near_duplicates keeps written training rows apart from evaluation rows: near copies by
+character trigrams, rewordings by embedding cosine, each dropped row named once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from guardrails.training.near_duplicates import jaccard, main, near_rows, trigrams
+
+
+def test_trigrams_ignore_case_and_spacing() -> None:
+    assert trigrams("Fix  THIS") == trigrams("fix this") == {"fix", "ix ", "x t", " th", "thi", "his"}
+    assert jaccard(trigrams("abcd"), trigrams("abcd")) == 1.0
+    assert jaccard(trigrams("abcd"), trigrams("wxyz")) == 0.0
+
+
+def test_near_copies_are_found_by_trigrams_and_rewordings_by_cosine() -> None:
+    evaluation = ["can you proofread this email to my boss please", "how do i bake bread"]
+    candidates = [
+        "can you proofread this email to my boss pls",  # a near copy
+        "what is the capital of peru",  # far from both
+        "give me a recipe for a loaf",  # a rewording, by the fake embedding below
+    ]
+    vectors = {
+        evaluation[0]: [1.0, 0.0, 0.0],
+        evaluation[1]: [0.0, 1.0, 0.0],
+        candidates[0]: [0.0, 0.0, 1.0],
+        candidates[1]: [0.0, 0.0, 1.0],
+        candidates[2]: [0.0, 0.9, 0.43588989],
+    }
+
+    def embed(texts: list[str]) -> np.ndarray:
+        return np.array([vectors[t] for t in texts])
+
+    near = near_rows(candidates, evaluation, embed, max_jaccard=0.5, max_cosine=0.85)
+    assert [(n.index, n.other, n.measure) for n in near] == [
+        (0, evaluation[0], "jaccard"),
+        (2, evaluation[1], "cosine"),
+    ]
+    assert near[1].value == pytest.approx(0.9)
+    assert near_rows(candidates, evaluation, None, 0.5, 0.85)[0].index == 0
+
+
+def test_a_bad_input_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    bad = tmp_path / "in.jsonl"
+    bad.write_text(json.dumps({"label": 0}) + "\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as exc:
+        main([str(bad), str(tmp_path / "out.jsonl")])
+    assert exc.value.code == 2
+    assert "every row needs a 'text'" in capsys.readouterr().err
+    assert not (tmp_path / "out.jsonl").exists()
