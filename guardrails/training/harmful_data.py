@@ -133,6 +133,22 @@ CHITCHAT = (DATA / "benign_chitchat.txt",)
 # same languages (kind "harmful" or "injection"), so that a language is a cue for neither label.
 MULTILINGUAL_BENIGN = DATA / "benign_multilingual.jsonl"
 MULTILINGUAL_ATTACKS = DATA / "attacks_multilingual.jsonl"
+# Pasted text to proofread, rewrite, shorten or translate (often misspelt), and carelessly typed
+# messages, `{text, label, kind}`: kinds "pasted" and "careless" are benign, "harmful" and
+# "injection" the same dresses on attacks (phishing to polish, threats to make scarier, a pasted
+# document hiding "ignore your instructions"). The judge had learnt from our "pasted situations
+# turned to harm" that a long pasted text is a sign of harm, and the heads that misspelt text is
+# obfuscation: the 6-layer rails blocked 7 of the 50 benign rows of tests/guardrails/data/
+# typos_probe.jsonl. Written by three helpers that read no project file (neither that probe nor
+# any other evaluation set); lines close to an evaluation row dropped (near_duplicates.py).
+PASTED_BENIGN = DATA / "benign_pasted.jsonl"
+PASTED_ATTACKS = DATA / "attacks_pasted.jsonl"
+# Our JSONL sets of both labels, by name: each is split like every written file, trains both
+# tasks, and its benign validation share is a benign group of that name in thresholds.py.
+WRITTEN_SETS = {
+    "multilingual": (MULTILINGUAL_BENIGN, MULTILINGUAL_ATTACKS),
+    "pasted": (PASTED_BENIGN, PASTED_ATTACKS),
+}
 
 
 def text_file_rows(paths: tuple[Path, ...], label: int) -> list[Example]:
@@ -169,12 +185,16 @@ def load_validation_requests() -> list[Example]:
     )
 
 
-def load_multilingual() -> list[Example]:
-    """The multilingual rows (source "multilingual", category = kind: "harmful" and
+def load_written(name: str) -> list[Example]:
+    """The rows of one of WRITTEN_SETS (source = its name, category = kind: "harmful" and
     "injection" rows are label 1, every other kind label 0)."""
-    return jsonl_rows(MULTILINGUAL_BENIGN, "multilingual", "kind") + jsonl_rows(
-        MULTILINGUAL_ATTACKS, "multilingual", "kind"
-    )
+    if name not in WRITTEN_SETS:
+        raise ValueError(f"unknown written set {name!r}; expected one of {sorted(WRITTEN_SETS)}")
+    return [r for path in WRITTEN_SETS[name] for r in jsonl_rows(path, name, "kind")]
+
+
+def load_multilingual() -> list[Example]:
+    return load_written("multilingual")
 
 
 def load_harmbench() -> list[Example]:

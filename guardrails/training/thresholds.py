@@ -17,8 +17,9 @@ Groups (texts seen in training left out, as in the trainers):
   files' validation share and harmful_holdout.jsonl's benign rows), "validation-authored"
   and "validation-authored-2" (their benign look-alikes), "followups" and "chitchat" (the
   validation shares of benign_followups*.txt and benign_chitchat.txt: short chat turns),
-  "multilingual" (the benign rows of the multilingual files' validation share; their harmful
-  requests count with "harmful" and their injections with "injection");
+  "multilingual" and "pasted" (the benign rows of harmful_data.WRITTEN_SETS' validation shares:
+  messages in 26 languages; pasted text to rewrite and careless typing; their harmful requests
+  count with "harmful" and their injections with "injection");
 - both: "framed-task" (the tasks of framing.py's framed requests in the validation share, each
   in its three framings: harmful ones to block, benign ones a benign group).
 - measured, not capped: "framed-claim", the framed claims (persuasive writing that spreads a
@@ -51,13 +52,18 @@ import numpy as np
 from guardrails.base import Action, Verdict
 from guardrails.training.fit import JointChoice, joint_thresholds
 from guardrails.training.framing import framed_splits
-from guardrails.training.harmful_data import CHITCHAT, FOLLOWUPS, load_validation_requests
+from guardrails.training.harmful_data import (
+    CHITCHAT,
+    FOLLOWUPS,
+    WRITTEN_SETS,
+    load_validation_requests,
+)
 from guardrails.training.public_data import load_split, text_key
 from guardrails.training.train_harmful_head import (
     add_split_arguments,
     chat_turn_splits,
     harmful_splits,
-    multilingual_splits,
+    written_splits,
 )
 
 OTHER_RAILS = ("deny_list", "injection_rules", "harmful", "injection_model")
@@ -107,11 +113,12 @@ def validation_rows(
     for paths, name in ((FOLLOWUPS, "followups"), (CHITCHAT, "chitchat")):
         for r in chat_turn_splits(paths, seed, val_share)[1]:
             put(r.text, 0, name)
-    for r in multilingual_splits(seed, val_share)[1]:
-        if r.label:
-            put(r.text, 1, "injection" if r.category == "injection" else "harmful")
-        else:
-            put(r.text, 0, "multilingual")
+    for name in WRITTEN_SETS:
+        for r in written_splits(name, seed, val_share)[1]:
+            if r.label:
+                put(r.text, 1, "injection" if r.category == "injection" else "harmful")
+            else:
+                put(r.text, 0, name)
     for r in load_split("validation"):
         if r.label == 1:
             put(r.text, 1, "injection")

@@ -47,8 +47,8 @@ from guardrails.training.harmful_data import (
     load_advbench,
     load_authored_harmful,
     load_donotanswer,
-    load_multilingual,
     load_validation_requests,
+    load_written,
     text_file_rows,
 )
 from guardrails.training.public_data import Example, load_split, text_key
@@ -126,11 +126,11 @@ def chat_turn_splits(
     return split_by_text(text_file_rows(paths, 0), seed, share)
 
 
-def multilingual_splits(seed: int, share: float) -> tuple[list[Example], list[Example]]:
-    """(training rows, validation rows) of the multilingual messages (harmful_data.py), split
-    like every written file: the tuned classifier trains on the first part, and the second is
-    validation (its benign rows a group of their own in thresholds.py)."""
-    return split_by_text(load_multilingual(), seed, share)
+def written_splits(name: str, seed: int, share: float) -> tuple[list[Example], list[Example]]:
+    """(training rows, validation rows) of one of harmful_data.WRITTEN_SETS, split like every
+    written file: the tuned classifier trains on the first part, and the second is validation
+    (its benign rows a group of their own in thresholds.py, named as the set)."""
+    return split_by_text(load_written(name), seed, share)
 
 
 @dataclass(frozen=True)

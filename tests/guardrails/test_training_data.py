@@ -16,7 +16,9 @@ from guardrails.training.harmful_data import (
     MULTILINGUAL_ATTACKS,
     MULTILINGUAL_BENIGN,
     VALIDATION,
+    WRITTEN_SETS,
     load_multilingual,
+    load_written,
 )
 from guardrails.training.public_data import text_key
 
@@ -27,7 +29,8 @@ EVALUATION = [
         ROOT / "tests" / "guardrails" / "data" / name
         for name in ("dev.jsonl", "harmful_holdout.jsonl", "harmful_holdout_v2.jsonl",
                      "harmful_holdout_v3.jsonl", "followups_probe.jsonl",
-                     "framing_probe.jsonl", "multilingual_holdout.jsonl", "typos_probe.jsonl")
+                     "framing_probe.jsonl", "multilingual_holdout.jsonl", "typos_probe.jsonl",
+                     "pasted_probe.jsonl")
     ),
     *VALIDATION,
 ]  # fmt: skip
@@ -46,7 +49,7 @@ def test_the_files_are_there() -> None:
     lookalikes = {f"benign_lookalikes_{i}.txt" for i in (3, 4, 5)}
     assert {p.name for p in AUTHORED_HARMFUL} | lookalikes <= names
     assert all(p.is_file() for p in EVALUATION)
-    assert MULTILINGUAL_BENIGN.is_file() and MULTILINGUAL_ATTACKS.is_file()
+    assert all(p.is_file() for paths in WRITTEN_SETS.values() for p in paths)
 
 
 def test_the_multilingual_rows_repeat_no_text_and_label_by_kind() -> None:
@@ -58,6 +61,24 @@ def test_the_multilingual_rows_repeat_no_text_and_label_by_kind() -> None:
     langs = {json.loads(line)["lang"] for p in (MULTILINGUAL_BENIGN, MULTILINGUAL_ATTACKS)
              for line in _lines(p)}  # fmt: skip
     assert len(langs) == 26
+
+
+@pytest.mark.parametrize("name", sorted(WRITTEN_SETS))
+def test_a_written_set_repeats_no_text_and_labels_by_kind(name: str) -> None:
+    benign, attacks = WRITTEN_SETS[name]
+    rows = load_written(name)
+    keys = [text_key(r.text) for r in rows]
+    assert len(keys) == len(set(keys))
+    assert {r.label for r in rows} == {0, 1}
+    for r in rows:
+        assert r.label == (r.category in ("harmful", "injection")), r.text
+    assert {json.loads(line)["label"] for line in _lines(benign)} == {0}
+    assert {json.loads(line)["label"] for line in _lines(attacks)} == {1}
+
+
+def test_an_unknown_written_set_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown written set 'klingon'"):
+        load_written("klingon")
 
 
 @pytest.mark.parametrize("path", TRAINING, ids=lambda p: p.name)
@@ -75,17 +96,20 @@ def test_no_text_is_both_harmful_and_benign_in_training() -> None:
     framed = _framed()
     harmful = {text_key(t) for p in AUTHORED_HARMFUL for t in _lines(p)}
     harmful |= {text_key(r["text"]) for r in framed if r["label"] == 1}
+    written = [r for name in WRITTEN_SETS for r in load_written(name)]
+    harmful |= {text_key(r.text) for r in written if r.label}
     for path in TRAINING:
         if path not in AUTHORED_HARMFUL:
             assert not harmful & {text_key(t) for t in _lines(path)}, path.name
     assert not harmful & {text_key(r["text"]) for r in framed if r["label"] == 0}
+    assert not harmful & {text_key(r.text) for r in written if not r.label}
 
 
 @pytest.mark.parametrize("path", EVALUATION, ids=lambda p: p.name)
 def test_no_training_line_is_in_an_evaluation_file(path: Path) -> None:
     trained = {text_key(t) for p in TRAINING for t in _lines(p)}
     trained |= {text_key(r["text"]) for r in _framed()}
-    trained |= {text_key(r.text) for r in load_multilingual()}
+    trained |= {text_key(r.text) for name in WRITTEN_SETS for r in load_written(name)}
     rows = [json.loads(line) for line in _lines(path)]
     assert rows and all(r["label"] in (0, 1) for r in rows)
     leaked = [r["text"] for r in rows if text_key(r["text"]) in trained]
