@@ -23,29 +23,37 @@ TAIL_CHARS = 400
 MIN_LATIN_SHARE = 0.8
 
 
+def judge_reads(text: str) -> bool:
+    """Whether the judge reads `text` at all (MIN_LATIN_SHARE)."""
+    return latin_share(text) >= MIN_LATIN_SHARE
+
+
+def judge_tail(text: str) -> str:
+    """What the judge reads of a message: its last whole sentences within TAIL_CHARS (a longer
+    last sentence, its last TAIL_CHARS), invisible characters left out first. A request
+    usually ends what it says, and the judge's cost stays bounded on long messages, which
+    MiniLM's two heads read whole. The trainer reads training rows the same way."""
+    text = strip_invisible(text)
+    spans = sentence_spans(text) or [(0, len(text))]
+    start = spans[-1][0]
+    for a, _ in reversed(spans):
+        if len(text) - a > TAIL_CHARS:
+            break
+        start = a
+    tail = text[start:].strip()
+    return tail[-TAIL_CHARS:] or text[-TAIL_CHARS:]
+
+
 class HarmfulJudgeRail(HeadClassifierRail):
     name = "harmful_judge"
     what = "request for harmful content (judge)"
 
     def reads(self, text: str) -> bool:
-        """Whether the judge reads `text` at all (MIN_LATIN_SHARE)."""
-        return latin_share(text) >= MIN_LATIN_SHARE
+        return judge_reads(text)
 
     def score(self, text: str) -> float:
         """0 for a message the judge does not read; no model call then."""
         return super().score(text) if self.reads(text) else 0.0
 
     def pieces(self, text: str) -> list[str]:
-        """The message's tail: its last whole sentences within TAIL_CHARS (a longer last
-        sentence, its last TAIL_CHARS). A request usually ends what it says, and the judge's
-        cost stays bounded on long messages, which MiniLM's two heads read whole. Invisible
-        characters are left out first."""
-        text = strip_invisible(text)
-        spans = sentence_spans(text) or [(0, len(text))]
-        start = spans[-1][0]
-        for a, _ in reversed(spans):
-            if len(text) - a > TAIL_CHARS:
-                break
-            start = a
-        tail = text[start:].strip()
-        return [tail[-TAIL_CHARS:] or text[-TAIL_CHARS:]]
+        return [judge_tail(text)]

