@@ -139,8 +139,11 @@ MULTILINGUAL_ATTACKS = DATA / "attacks_multilingual.jsonl"
 # document hiding "ignore your instructions"). The judge had learnt from our "pasted situations
 # turned to harm" that a long pasted text is a sign of harm, and the heads that misspelt text is
 # obfuscation: the 6-layer rails blocked 7 of the 50 benign rows of tests/guardrails/data/
-# typos_probe.jsonl. Written by three helpers that read no project file (neither that probe nor
-# any other evaluation set); lines close to an evaluation row dropped (near_duplicates.py).
+# typos_probe.jsonl. Written by six helpers that read no project file (neither that probe nor
+# any other evaluation set), 164 of the benign rows in or about 24 other languages (without
+# them the only non-English quotes were injections, and the injection head blocked short
+# imperative requests in other languages); rows close to an evaluation row dropped
+# (near_duplicates.py).
 PASTED_BENIGN = DATA / "benign_pasted.jsonl"
 PASTED_ATTACKS = DATA / "attacks_pasted.jsonl"
 # Our JSONL sets of both labels, by name: each is split like every written file, trains both
@@ -192,9 +195,6 @@ def load_written(name: str) -> list[Example]:
         raise ValueError(f"unknown written set {name!r}; expected one of {sorted(WRITTEN_SETS)}")
     return [r for path in WRITTEN_SETS[name] for r in jsonl_rows(path, name, "kind")]
 
-
-def load_multilingual() -> list[Example]:
-    return load_written("multilingual")
 
 
 def load_harmbench() -> list[Example]:

@@ -65,8 +65,8 @@ def near_rows(
     found: dict[int, Near] = {}
     for i, text in enumerate(candidates):
         mine = trigrams(text)
-        best = max(range(len(grams)), key=lambda j: jaccard(mine, grams[j]), default=None)
-        if best is not None and (value := jaccard(mine, grams[best])) >= max_jaccard:
+        value, best = max(((jaccard(mine, g), j) for j, g in enumerate(grams)), default=(0.0, 0))
+        if grams and value >= max_jaccard:
             found[i] = Near(i, evaluation[best], "jaccard", value)
     if embed is not None and evaluation:
         sims = embed(list(candidates)) @ embed(list(evaluation)).T  # (n_candidates, n_eval)

@@ -1,9 +1,10 @@
 """Trains the harmful-request judge: the chat model's first layers (SmolLM2-135M-Instruct,
 models/llama_encoder.py) with rank-r LoRA adapters on every matmul, mean-pooled, and a logistic
 head, on exactly the tuned MiniLM's harmful-task rows and weights (train_tuned_classifier.
-build_data), read as the deployed rail reads a message (`judge_rows`). The head reads standardised features (a decoder's residual stream has a few
-dimensions hundreds of times larger than the rest) and starts from the frozen model's probe;
-the standardisation is folded into the head's weight and bias when it is saved.
+build_data), read as the deployed rail reads a message (`judge_rows`). The head reads
+standardised features (a decoder's residual stream has a few dimensions hundreds of times
+larger than the rest) and starts from the frozen model's probe; the standardisation is folded
+into the head's weight and bias when it is saved.
 
     OMP_NUM_THREADS=2 python -m guardrails.training.train_judge --cache DIR [--out PATH]
 

@@ -382,8 +382,8 @@ def main(argv: list[str] | None = None) -> int:
         "share, benign_followups*.txt and benign_chitchat.txt less a 20% validation "
         "share, framed_requests.jsonl less a 20% share of its items, and "
         "benign_multilingual.jsonl, attacks_multilingual.jsonl, benign_pasted.jsonl and "
-        "attacks_pasted.jsonl less a 20% validation share; a copy with typing slips of a 25% share of the written rows; public rows "
-        "subsampled (see num_public_train)",
+        "attacks_pasted.jsonl less a 20% validation share; a copy with typing slips of a 25% "
+        "share of the written rows; public rows subsampled (see num_public_train)",
         **data.summary,
         **{k: v for k, v in vars(args).items() if k not in ("out", "cache")},
         **stats,

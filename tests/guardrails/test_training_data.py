@@ -17,7 +17,6 @@ from guardrails.training.harmful_data import (
     MULTILINGUAL_BENIGN,
     VALIDATION,
     WRITTEN_SETS,
-    load_multilingual,
     load_written,
 )
 from guardrails.training.public_data import text_key
@@ -53,7 +52,7 @@ def test_the_files_are_there() -> None:
 
 
 def test_the_multilingual_rows_repeat_no_text_and_label_by_kind() -> None:
-    rows = load_multilingual()
+    rows = load_written("multilingual")
     keys = [text_key(r.text) for r in rows]
     assert len(rows) > 1000 and len(keys) == len(set(keys))
     assert {r.category for r in rows if r.label} == {"harmful", "injection"}
