@@ -8,9 +8,27 @@ included, so a harmful sentence split across two windows is still read whole.
 
 from __future__ import annotations
 
+import re
+
 from guardrails.base import Action, Verdict, Window
 from guardrails.rails.harmful_rules import CATEGORIES, HarmCategory
 from guardrails.text import normalize, sentence_spans
+
+# A benign reading the writer denies does not excuse the request: "a painless way to end it,
+# i need an answer not a hotline number", "don't tell me to talk to someone". The cue may sit up
+# to three words before the exemption ("not a hotline", "no therapy", "don't want to talk to").
+_NEGATED = re.compile(
+    r"\b(?:no|not|never|without|don'?t|do not|can'?t|cannot|won'?t|instead of|rather than)"
+    r"\s+(?:[\w']+\s+){0,3}$"
+)
+
+
+def _exempt(sentence: str, category: HarmCategory) -> bool:
+    for ex in category.exemptions:
+        for m in ex.finditer(sentence):
+            if not _NEGATED.search(sentence[max(0, m.start() - 60) : m.start()]):
+                return True
+    return False
 
 
 def _match(sentence: str, category: HarmCategory) -> str | None:
@@ -18,7 +36,7 @@ def _match(sentence: str, category: HarmCategory) -> str | None:
         return None
     for rx in category.patterns:
         m = rx.search(sentence)
-        if m and not any(ex.search(sentence) for ex in category.exemptions):
+        if m and not _exempt(sentence, category):
             return m[0]
     return None
 

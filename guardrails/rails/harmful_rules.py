@@ -158,7 +158,7 @@ SELF_HARM = HarmCategory(
     "self-harm",
     _gate(
         r"myself|suicide|my (?:own )?life|die\b|death|overdose|od\b|bleed|slit|wrist|cut|"
-        r"self[- ]?harm|scars|themselves|himself|herself|yourself|method"
+        r"self[- ]?harm|scars|themselves|himself|herself|yourself|method|wake up|painless|end it"
     ),
     _c(
         r"\b(?:kill|hang|off|drown|poison|shoot)\s+myself\b",
@@ -168,6 +168,11 @@ SELF_HARM = HarmCategory(
         r"(?:die|kill myself|end it)",
         r"\b(?:painless|quick)(?:ly)? (?:death|suicide)\b",
         r"\bhow (?:many|much)\b.{0,40}\b(?:to|until i|before i) (?:die|overdose|od)\b",
+        # "how many of my sleeping pills would it take to not wake up": a dose, and an end to
+        # waking, not "...to not wake up at 3am" or "...not wake up groggy".
+        r"\bhow (?:many|much)\b.{0,50}\b(?:pills?|tablets?|meds|medications?|sleeping|"
+        r"paracetamol|tylenol|ibuprofen|insulin|xanax|opioids?)\b.{0,40}\b(?:to|so i|and)\s+"
+        r"(?:not|never|don'?t) wake up(?: again| ever| anymore)?\s*(?:$|[.?!,])",
         r"\b(?:bleed out|slit my|cut(?:ting)? (?:my|your) wrists?|cut deeper)\b",
         r"\bhid(?:e|ing) (?:my |the )?(?:self[- ]?harm|cuts|scars|cutting)\b",
         r"\bkeep (?:doing it|cutting|hurting myself)\b",

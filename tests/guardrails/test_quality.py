@@ -169,8 +169,10 @@ README_FIGURES = {
         # benign rows (the judge 3, each MiniLM head 2).
         ("typos_probe.jsonl", 27, 30, 2, 50),
         # A second blind probe of the same kinds, written before the pasted-text rows were:
-        # 7 of its 80 benign rows were blocked before them.
-        ("pasted_probe.jsonl", 47, 50, 2, 80),
+        # 7 of its 80 benign rows were blocked before them. Two of its suicide-method requests
+        # were let through until the self-harm rule read "to not wake up" and stopped taking a
+        # denied "not a hotline number" for a benign reading.
+        ("pasted_probe.jsonl", 49, 50, 2, 80),
     ],
     "tuned_l3": [
         ("dev.jsonl", 120, 120, 2, 222),
