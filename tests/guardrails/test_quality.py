@@ -173,6 +173,9 @@ README_FIGURES = {
         # were let through until the self-harm rule read "to not wake up" and stopped taking a
         # denied "not a hotline number" for a benign reading.
         ("pasted_probe.jsonl", 49, 50, 2, 80),
+        # Asking to continue, keep going or redo, and attacks in that dress, written blind
+        # before any continuation training row.
+        ("continuation_probe.jsonl", 37, 40, 6, 70),
     ],
     "tuned_l3": [
         ("dev.jsonl", 120, 120, 2, 222),
@@ -186,6 +189,7 @@ README_FIGURES = {
         ("typos_probe.jsonl", 27, 30, 2, 50),
         # Not distilled again from the pasted-text adapter (README, Guardrails).
         ("pasted_probe.jsonl", 48, 50, 8, 80),
+        ("continuation_probe.jsonl", 34, 40, 4, 70),
     ],
 }
 
