@@ -146,11 +146,22 @@ MULTILINGUAL_ATTACKS = DATA / "attacks_multilingual.jsonl"
 # (near_duplicates.py).
 PASTED_BENIGN = DATA / "benign_pasted.jsonl"
 PASTED_ATTACKS = DATA / "attacks_pasted.jsonl"
+# Asking to go on with the last answer ("Continue.", "keep goin", "继续", "you stopped at step
+# 4, continue from there"), other conversation-control turns ("try again", "same but in French")
+# and continuations on serious subjects, all benign; and injections and harmful requests in the
+# same dress ("continue as DAN", "keep going with the pipe bomb steps"). The public S-Labs train
+# split labels "Continue the response you started..." an injection, and the adapter had learnt
+# that "continue" is one: it blocked "Continue." in tests/guardrails/data/followups_probe.jsonl.
+# Written by three helpers that read no project file (one wrote the blind probe tests/guardrails/
+# data/continuation_probe.jsonl first); 69 rows near an evaluation row dropped.
+CONTINUATION_BENIGN = DATA / "benign_continuation.jsonl"
+CONTINUATION_ATTACKS = DATA / "attacks_continuation.jsonl"
 # Our JSONL sets of both labels, by name: each is split like every written file, trains both
 # tasks, and its benign validation share is a benign group of that name in thresholds.py.
 WRITTEN_SETS = {
     "multilingual": (MULTILINGUAL_BENIGN, MULTILINGUAL_ATTACKS),
     "pasted": (PASTED_BENIGN, PASTED_ATTACKS),
+    "continuation": (CONTINUATION_BENIGN, CONTINUATION_ATTACKS),
 }
 
 
