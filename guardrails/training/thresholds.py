@@ -17,9 +17,10 @@ Groups (texts seen in training left out, as in the trainers):
   files' validation share and harmful_holdout.jsonl's benign rows), "validation-authored"
   and "validation-authored-2" (their benign look-alikes), "followups" and "chitchat" (the
   validation shares of benign_followups*.txt and benign_chitchat.txt: short chat turns),
-  "multilingual" and "pasted" (the benign rows of harmful_data.WRITTEN_SETS' validation shares:
-  messages in 26 languages; pasted text to rewrite and careless typing; their harmful requests
-  count with "harmful" and their injections with "injection");
+  "multilingual", "pasted" and "continuation" (the benign rows of harmful_data.WRITTEN_SETS'
+  validation shares: messages in 26 languages; pasted text to rewrite and careless typing;
+  asking to continue or redo; their harmful requests count with "harmful" and their
+  injections with "injection");
 - both: "framed-task" (the tasks of framing.py's framed requests in the validation share, each
   in its three framings: harmful ones to block, benign ones a benign group).
 - measured, not capped: "framed-claim", the framed claims (persuasive writing that spreads a
@@ -195,17 +196,17 @@ def choose_gate(
     max_fpr: float,
 ) -> GatedChoice | None:
     """The judge runs only on inputs the harmful-request classifier scored at or above a gate
-    (pipeline.py). JUDGE_GATES are tried from the lowest, the three thresholds chosen afresh
-    each time as if the judge had not run below the gate; the last gate before the first one
-    whose recall on some group of rows to block (the measured framed claims included:
-    HarmBench's misses are of their kind) falls more than RECALL_SLACK below the best a lower
-    gate gave wins: the half point the joint search counts as equal. (Until the multilingual
-    round no drop at all was allowed; then the first gate, 1e-4, lost one framed claim in 497
-    and the judge would have run on every message, ~20 ms more on each.) A gate may gain
-    recall (the judge's false positives below it no longer hold its threshold up). None when
-    no thresholds keep the caps."""
-    best: GatedChoice | None = None
-    most: dict[str, float] = {}  # per group, the highest recall of the gates tried so far
+    (pipeline.py). Every gate of JUDGE_GATES is tried, the three thresholds chosen afresh for
+    each as if the judge had not run below it; the highest gate whose recall on every group of
+    rows to block (the measured framed claims included: HarmBench's misses are of their kind)
+    is within RECALL_SLACK of the best any gate gave on that group wins: the half point the
+    joint search counts as equal. Recall need not fall as the gate rises: a higher gate skips
+    the judge's false positives below it, which no longer hold its threshold up. (Until the
+    continuation round the gates rose only while no group fell more than the slack below the
+    lower gates' best; the first gate, 1e-4, then cost one row of 178 in a validation file,
+    and the judge would have run on every message, ~10 ms more on each, where a gate of 0.1
+    gave more recall on four groups of six and lost 0.005 on one.) None when no thresholds keep the caps."""
+    tried: list[GatedChoice] = []
     for gate in JUDGE_GATES:
         runs = s_harm >= gate  # (n,)
         choice = joint_thresholds(
@@ -213,14 +214,15 @@ def choose_gate(
             np.where(runs, s_judge, 0.0),
         )
         if choice is None:
-            break
-        if any(choice.recall[g] < r - RECALL_SLACK - 1e-9 for g, r in most.items()):
-            break
-        most = {g: max(r, most.get(g, 0.0)) for g, r in choice.recall.items()}
+            continue
         reach = (label == 0) & ~other & (s_inj < choice.injection) & (s_harm < choice.harmful)
         share = float((reach & runs).sum() / max(1, reach.sum()))
-        best = GatedChoice(choice, gate, share)
-    return best
+        tried.append(GatedChoice(choice, gate, share))
+    best = {g: max(t.thresholds.recall[g] for t in tried) for t in tried for g in t.thresholds.recall}
+    for t in reversed(tried):
+        if all(t.thresholds.recall[g] >= r - RECALL_SLACK - 1e-9 for g, r in best.items()):
+            return t
+    return None
 
 
 def choose(

@@ -15,7 +15,7 @@ Training data (sources and licences in public_data.py and harmful_data.py):
   authored benign rows (weight --inj-benign-weight): a lookalike or a follow-up is benign for
   both tasks.
 - our JSONL sets of both labels (harmful_data.WRITTEN_SETS: messages in 26 languages; pasted
-  text to rewrite and careless typing) less the same share: benign ones for both tasks, harmful
+  text to rewrite and careless typing; asking to continue or redo) less the same share: benign ones for both tasks, harmful
   requests for the harmful task, injections for the injection task (weight --harmful-weight),
   so that a script or a pasted text is not taken for an attack;
 - a copy with typing slips (typos.py) of a seeded --slip-share of all the written rows above,
@@ -140,7 +140,7 @@ def build_data(args: argparse.Namespace) -> Data:
         put(text, 0, 0, args.inj_benign_weight, False)
         put(text, 1, 0, args.harm_benign_weight, False)
     # Our JSONL sets of both labels (harmful_data.WRITTEN_SETS: messages in 26 languages, pasted
-    # text and careless typing): benign ones benign for both tasks, harmful requests for the
+    # text and careless typing, continuation turns): benign ones benign for both tasks, harmful requests for the
     # harmful task and injections for the injection task, weighted as our other written rows
     # are, so that a script, a pasted text or a slip is a cue for neither label.
     written = {name: written_splits(name, args.seed, args.val_share)[0] for name in WRITTEN_SETS}
@@ -381,8 +381,8 @@ def main(argv: list[str] | None = None) -> int:
         "the authored benign_requests.txt and benign_lookalikes*.txt less a 20% validation "
         "share, benign_followups*.txt and benign_chitchat.txt less a 20% validation "
         "share, framed_requests.jsonl less a 20% share of its items, and "
-        "benign_multilingual.jsonl, attacks_multilingual.jsonl, benign_pasted.jsonl and "
-        "attacks_pasted.jsonl less a 20% validation share; a copy with typing slips of a 25% "
+        f"{', '.join(p.name for paths in WRITTEN_SETS.values() for p in paths)} "
+        "less a 20% validation share; a copy with typing slips of a 25% "
         "share of the written rows; public rows subsampled (see num_public_train)",
         **data.summary,
         **{k: v for k, v in vars(args).items() if k not in ("out", "cache")},

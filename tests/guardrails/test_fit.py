@@ -196,3 +196,30 @@ def test_the_judges_gate_may_cost_less_than_the_recall_slack() -> None:
     assert got is not None and RECALL_SLACK > 1 / 301
     assert got.gate == 1e-2
     assert got.thresholds.recall == {"harm": 1.0, "framed-claim": round(300 / 301, 4)}
+
+
+def test_a_higher_gate_wins_when_it_skips_the_judges_false_positive_and_gains_recall() -> None:
+    from guardrails.training.thresholds import choose_gate
+
+    # 20 benign rows: one the harmful head scores 0.5 (its threshold stays above), one it
+    # scores 0.05 that the judge takes for harmful (0.95). 10 harmful rows: 7 the head
+    # catches, A (head 0, judge 0.99), B and C (head 0.2, judge 0.9). A measured framed claim
+    # the head catches, and its benign twin.
+    label = np.array([0] * 20 + [1] * 10 + [1, 0])
+    group = np.array(["b"] * 20 + ["harm"] * 10 + ["framed-claim"] * 2)
+    s_harm = np.zeros(32)
+    s_harm[18], s_harm[19] = 0.05, 0.5
+    s_harm[20:27] = 0.99
+    s_harm[28:30] = 0.2
+    s_harm[30] = 0.99
+    s_judge = np.full(32, 0.1)
+    s_judge[18], s_judge[27], s_judge[28:30] = 0.95, 0.99, 0.9
+    zeros = np.zeros(32)
+    got = choose_gate(zeros, s_harm, zeros.astype(bool), s_judge, label, group, 0.04)
+    # Ungated the judge must stay over 0.95 and catches A (0.8); from 1e-4 to 0.03 it skips A
+    # and still must stay over 0.95 (0.7); at 0.1 it skips the false positive and catches B
+    # and C (0.9), the best of all gates.
+    assert got is not None
+    assert (got.gate, got.thresholds.recall) == (0.1, {"harm": 0.9, "framed-claim": 1.0})
+    assert got.thresholds.extra == np.nextafter(0.1, 1.0)
+    assert got.judge_share == 1 / 21  # of the benign rows (the twin too), only the one at 0.5
