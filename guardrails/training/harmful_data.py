@@ -156,12 +156,22 @@ PASTED_ATTACKS = DATA / "attacks_pasted.jsonl"
 # data/continuation_probe.jsonl first); 69 rows near an evaluation row dropped.
 CONTINUATION_BENIGN = DATA / "benign_continuation.jsonl"
 CONTINUATION_ATTACKS = DATA / "attacks_continuation.jsonl"
+# Messages that only look dangerous ("how do I kill a zombie process", "this commute is killing
+# me", "best way to kill fruit flies", a stage fight, what ransomware is, a toddler's sleep, a
+# persuasive piece for cycle lanes), all benign; and harmful requests in the same words
+# ("...kill my neighbour's dog", "...exploit a server I don't own"). The rails blocked 10 of
+# the 110 benign rows of a blind probe written first (tests/guardrails/data/
+# overblock_probe.jsonl). Written by two more helpers that read no project file; rows near an
+# evaluation row dropped (near_duplicates.py).
+OVERBLOCK_BENIGN = DATA / "benign_overblock.jsonl"
+OVERBLOCK_ATTACKS = DATA / "attacks_overblock.jsonl"
 # Our JSONL sets of both labels, by name: each is split like every written file, trains both
 # tasks, and its benign validation share is a benign group of that name in thresholds.py.
 WRITTEN_SETS = {
     "multilingual": (MULTILINGUAL_BENIGN, MULTILINGUAL_ATTACKS),
     "pasted": (PASTED_BENIGN, PASTED_ATTACKS),
     "continuation": (CONTINUATION_BENIGN, CONTINUATION_ATTACKS),
+    "overblock": (OVERBLOCK_BENIGN, OVERBLOCK_ATTACKS),
 }
 
 

@@ -140,10 +140,10 @@ def build_data(args: argparse.Namespace) -> Data:
         put(text, 0, 0, args.inj_benign_weight, False)
         put(text, 1, 0, args.harm_benign_weight, False)
     # Our JSONL sets of both labels (harmful_data.WRITTEN_SETS: messages in 26 languages, pasted
-    # text and careless typing, continuation turns): benign ones benign for both tasks, harmful
-    # requests for the harmful task and injections for the injection task, weighted as our
-    # other written rows are, so that a script, a pasted text or a slip is a cue for neither
-    # label.
+    # text and careless typing, continuation turns, messages that only look dangerous): benign
+    # ones benign for both tasks, harmful requests for the harmful task and injections for the
+    # injection task, weighted as our other written rows are, so that a script, a pasted text,
+    # a slip or a word like "kill" is a cue for neither label.
     written = {name: written_splits(name, args.seed, args.val_share)[0] for name in WRITTEN_SETS}
     for r in (r for rows_ in written.values() for r in rows_):
         if r.category == "injection":

@@ -29,7 +29,7 @@ EVALUATION = [
         for name in ("dev.jsonl", "harmful_holdout.jsonl", "harmful_holdout_v2.jsonl",
                      "harmful_holdout_v3.jsonl", "followups_probe.jsonl",
                      "framing_probe.jsonl", "multilingual_holdout.jsonl", "typos_probe.jsonl",
-                     "pasted_probe.jsonl")
+                     "pasted_probe.jsonl", "continuation_probe.jsonl", "overblock_probe.jsonl")
     ),
     *VALIDATION,
 ]  # fmt: skip
