@@ -197,16 +197,13 @@ def choose_gate(
 ) -> GatedChoice | None:
     """The judge runs only on inputs the harmful-request classifier scored at or above a gate
     (pipeline.py). Every gate of JUDGE_GATES is tried, the three thresholds chosen afresh for
-    each as if the judge had not run below it; the highest gate whose recall on every group of
-    rows to block (the measured framed claims included: HarmBench's misses are of their kind)
-    is within RECALL_SLACK of the best any gate gave on that group wins: the half point the
-    joint search counts as equal. Recall need not fall as the gate rises: a higher gate skips
-    the judge's false positives below it, which no longer hold its threshold up. (Until the
-    continuation round the gates rose only while no group fell more than the slack below the
-    lower gates' best; the first gate, 1e-4, then cost one row of 178 in a validation file,
-    and the judge would have run on every message, ~10 ms more on each, where a gate of 0.1
-    gave more recall on four groups of six and lost 0.005 on one.) None when no thresholds
-    keep the caps."""
+    each as if the judge had not run below it, and `highest_near_best` picks among them.
+    Recall need not fall as the gate rises: a higher gate skips the judge's false positives
+    below it, which no longer hold its threshold up. (Until the continuation round the gates
+    rose only while no group fell more than the slack below the lower gates' best; the first
+    gate, 1e-4, then cost one row of 178 in a validation file, and the judge would have run on
+    every message, ~10 ms more on each, where a gate of 0.1 gave more recall on four groups of
+    six and lost 0.005 on one.) None when no thresholds keep the caps."""
     tried: list[GatedChoice] = []
     for gate in JUDGE_GATES:
         runs = s_harm >= gate  # (n,)
@@ -219,13 +216,26 @@ def choose_gate(
         reach = (label == 0) & ~other & (s_inj < choice.injection) & (s_harm < choice.harmful)
         share = float((reach & runs).sum() / max(1, reach.sum()))
         tried.append(GatedChoice(choice, gate, share))
-    if not tried:
-        return None
-    best = {g: max(t.thresholds.recall[g] for t in tried) for g in tried[0].thresholds.recall}
+    return highest_near_best(tried) if tried else None
+
+
+def highest_near_best(tried: list[GatedChoice]) -> GatedChoice:
+    """Of the gates tried (lowest first), the reference is the one with the highest mean
+    recall over the groups of rows to block (the measured framed claims included: HarmBench's
+    misses are of their kind; of equals, the higher gate); the highest gate whose recall on
+    every group is within RECALL_SLACK of the reference's wins: the rule the joint search
+    applies to thresholds. The reference always qualifies. (In the continuation round each
+    group was held to the best any gate gave on it; in the over-blocking round no gate was
+    within the slack of every group's best, and the rule had no answer.)"""
+
+    def mean(t: GatedChoice) -> float:
+        return float(np.mean(list(t.thresholds.recall.values())))
+
+    reference = max(reversed(tried), key=mean).thresholds.recall  # the first maximum wins
     return next(
         t
-        for t in reversed(tried)  # the highest gate first; the best gate of each group qualifies
-        if all(t.thresholds.recall[g] >= r - RECALL_SLACK - 1e-9 for g, r in best.items())
+        for t in reversed(tried)  # the highest gate first
+        if all(t.thresholds.recall[g] >= r - RECALL_SLACK - 1e-9 for g, r in reference.items())
     )
 
 

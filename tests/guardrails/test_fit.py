@@ -223,3 +223,21 @@ def test_a_higher_gate_wins_when_it_skips_the_judges_false_positive_and_gains_re
     assert (got.gate, got.thresholds.recall) == (0.1, {"harm": 0.9, "framed-claim": 1.0})
     assert got.thresholds.extra == np.nextafter(0.1, 1.0)
     assert got.judge_share == 1 / 21  # of the benign rows (the twin too), only the one at 0.5
+
+
+def test_the_gate_rule_has_an_answer_when_no_gate_is_near_every_groups_best() -> None:
+    from guardrails.training.fit import JointChoice
+    from guardrails.training.thresholds import GatedChoice, highest_near_best
+
+    def tried(gate: float, a: float, b: float) -> GatedChoice:
+        recall = {"a": a, "b": b}
+        return GatedChoice(JointChoice(0.5, 0.5, recall, {}, 0.5), gate, 0.0)
+
+    # Gate 0 is best on "a", 0.01 on "b", each a point ahead of the other: no gate is within
+    # the half point of both bests. 0.01 has the best mean and is the reference; 0.1 is within
+    # the half point of it on both groups and is the highest such gate; 0.3 loses "b".
+    gates = [tried(0.0, 0.96, 0.90), tried(0.01, 0.95, 0.92), tried(0.1, 0.946, 0.916)]
+    gates.append(tried(0.3, 0.97, 0.88))
+    assert highest_near_best(gates).gate == 0.1
+    # Equal means: the higher gate is the reference.
+    assert highest_near_best([tried(0.0, 0.9, 0.9), tried(0.1, 0.9, 0.9)]).gate == 0.1
