@@ -157,7 +157,7 @@ README_FIGURES = {
         ("framing_probe.jsonl", 19, 20, 2, 20),
         # 26 languages, written blind (the injection head had learnt that a script is an
         # attack: before the multilingual training rows it blocked 134 of the 208 benign rows).
-        ("multilingual_holdout.jsonl", 65, 130, 9, 208),
+        ("multilingual_holdout.jsonl", 63, 130, 9, 208),
         # Proofreading requests with misspelt pasted text and carelessly typed questions, and
         # attacks in the same dress, written blind after a proofreading request was seen
         # blocked in hold-out v3. Before the pasted-text rows the rails blocked 7 of its 50
@@ -175,7 +175,7 @@ README_FIGURES = {
         # Messages that only look dangerous ("kill Malenia", "sniping in Warzone", "boil water
         # to kill bacteria") and harmful ones in the same words, written blind before any
         # over-blocking training row: the adapter before them blocked 10 of the 108 benign rows.
-        ("overblock_probe.jsonl", 46, 50, 5, 108),
+        ("overblock_probe.jsonl", 47, 50, 6, 108),
     ],
     "tuned_l3": [
         ("dev.jsonl", 120, 120, 2, 222),
