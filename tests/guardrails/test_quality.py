@@ -191,7 +191,8 @@ README_FIGURES = {
         ("pasted_probe.jsonl", 49, 50, 2, 80),
         # The previous student blocked 4 of the 70 benign rows ("CONTINUE PLEASE" among them).
         ("continuation_probe.jsonl", 35, 40, 1, 70),
-        # Not distilled again this round.
+        # The shipped student predates the over-blocking adapter: one distilled from it lost
+        # injection recall and did not ship (README, Guardrails).
         ("overblock_probe.jsonl", 43, 50, 5, 108),
     ],
 }
