@@ -62,6 +62,14 @@ def judge_rows(rows: list[Row]) -> list[Row]:
     ]
 
 
+def smoothed(labels: list[int], eps: float) -> torch.Tensor:
+    """0/1 labels -> eps/2 and 1 - eps/2. Cross-entropy against them is least at a finite logit,
+    +-log((2 - eps) / eps) (2.94 for eps 0.1), so training cannot push every training row's
+    score to 0 or 1: the unsmoothed judge ended at losses of 0.0003-0.01 and a threshold of
+    0.99996, a logit of about 10."""
+    return torch.tensor([y * (1.0 - eps) + eps / 2 for y in labels], dtype=torch.float32)
+
+
 class JudgeStack(nn.Module):
     """The encoder's layers with LoRA wrappers over frozen float32 fused weights."""
 
@@ -116,10 +124,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rank", type=int, default=16)
     parser.add_argument("--alpha", type=float, default=32.0)
     parser.add_argument("--probe-l2", type=float, default=1.0)
+    parser.add_argument(
+        "--label-smoothing",
+        type=float,
+        default=0.0,
+        help="train towards eps/2 and 1-eps/2 instead of 0 and 1 (bounds the head's logits)",
+    )
     add_training_arguments(parser, head_lr=1e-3, epochs=2)
     args = parser.parse_args(argv)
     if args.rank < 1 or args.epochs < 1 or not 0 < args.max_length <= MAX_TOKENS:
         parser.error(f"--rank and --epochs must be >= 1, --max-length in 1..{MAX_TOKENS}")
+    if not 0.0 <= args.label_smoothing < 1.0:
+        parser.error("--label-smoothing must be in [0, 1)")
 
     torch.manual_seed(args.seed)
     rows = judge_rows(build_data(args).train)
@@ -145,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         with torch.autocast("cpu", dtype=torch.bfloat16):
             pooled = stack([lengths.ids(r.text) for r in batch])  # (B, H)
         logits = head((pooled.float() - mu_t) / sd_t)[:, 0]  # (B,)
-        target = torch.tensor([float(r.y[1]) for r in batch])
+        target = smoothed([r.y[1] for r in batch], args.label_smoothing)
         w = torch.tensor([r.w[1] for r in batch])
         return (bce(logits, target, reduction="none") * w).sum() / len(batch), {}
 

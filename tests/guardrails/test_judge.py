@@ -222,3 +222,19 @@ def test_the_judge_trains_on_what_the_rail_reads() -> None:
     assert [r.text for r in out] == ["How do I bake bread?", judge_tail(pasted)]
     assert out[1].text.startswith("Their going") and len(out[1].text) <= TAIL_CHARS
     assert [(r.y, r.w) for r in out] == [([0, 0], [20.0, 5.0])] * 2
+
+
+def test_label_smoothing_bounds_the_targets(capsys: pytest.CaptureFixture[str]) -> None:
+    from guardrails.training.train_judge import main, smoothed
+
+    assert smoothed([0, 1, 1], 0.1).tolist() == pytest.approx([0.05, 0.95, 0.95])
+    assert smoothed([0, 1], 0.0).tolist() == [0.0, 1.0]  # the default trains as before
+    # The loss against a smoothed target is least at logit log(0.95 / 0.05), not at infinity.
+    logits = torch.tensor([2.0, float(np.log(19.0)), 4.0], requires_grad=True)
+    target = smoothed([1, 1, 1], 0.1)
+    losses = torch.nn.functional.binary_cross_entropy_with_logits(logits, target, reduction="none")
+    assert int(losses.argmin()) == 1
+    for bad in ("1.0", "-0.1"):
+        with pytest.raises(SystemExit):
+            main(["--label-smoothing", bad])
+        assert "--label-smoothing must be in [0, 1)" in capsys.readouterr().err
