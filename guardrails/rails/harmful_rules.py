@@ -42,7 +42,12 @@ _SEXUAL = (
 )
 
 
-_AGENT = r"(?:anthrax|ricin|sarin|vx|nerve agents?|mustard gas|botulinum|botulism)"
+# Chemical warfare agents of the Chemical Weapons Convention's Schedule 1 with no household,
+# industrial or medical sense. Left to the classifiers: the nitrogen mustards (chemotherapy
+# drugs too), and phosgene, chlorine and hydrogen cyanide (Schedule 3; "does bleach and ammonia
+# make chlorine gas" is a safety question).
+_CW_AGENT = r"(?:tabun|soman|cyclosarin|novichoks?|lewisites?|sulfur mustards?|sulphur mustards?)"
+_AGENT = rf"(?:anthrax|ricin|sarin|vx|nerve agents?|mustard gas|botulinum|botulism|{_CW_AGENT})"
 _CARE = (
     r"(?:vaccines?|vaccinat\w*|antidotes?|treat\w*|exposure|poisoning|symptoms?|contagious|"
     r"affects?|public health)"
@@ -73,6 +78,7 @@ WEAPONS = HarmCategory(
     _gate(
         r"bomb|explosive|ied|napalm|thermite|detonator|molotov|silencer|suppressor|"
         r"ghost gun|untraceable|nerve agent|sarin|vx|ricin|anthrax|mustard gas|"
+        r"tabun|soman|cyclosarin|novichok|lewisite|sulfur mustard|sulphur mustard|"
         r"chemical weapon|biological weapon|bioweapon|poison|toxic|deadly|automatic|full|"
         r"auto sear|bump stock|3d|spread|release|disperse|mass casualt"
     ),
@@ -83,7 +89,8 @@ WEAPONS = HarmCategory(
         r"detonators?|molotov(?: cocktails?)?|silencers?|suppressors?|ghost guns?|"
         r"untraceable (?:guns?|firearms?|weapons?)|nerve agents?|sarin|vx gas|ricin|"
         r"anthrax|mustard gas|chemical weapons?|biological weapons?|bioweapons?|"
-        r"poison(?:ous)? gas|toxic gas|dirty bombs?|pipe bombs?|nail bombs?)\b",
+        r"poison(?:ous)? gas|toxic gas|dirty bombs?|pipe bombs?|nail bombs?|"
+        rf"{_CW_AGENT})\b",
         rf"\b{_ASK}\b.{{0,40}}\b(?:napalm|sarin|ricin|anthrax|nerve agents?|"
         r"chemical weapons?|bioweapons?|pipe bombs?|nail bombs?|dirty bombs?|molotov)",
         r"\bbombs?\b.{0,40}\b(?:take down|blow up|destroy|kill)\b.{0,20}\b"
