@@ -1,7 +1,7 @@
 """Measure the input rails on a labelled dataset (PROTOCOL.md's command-line contract).
 
     python -m guardrails.evaluate --dataset FILE.jsonl [--json] [--predictions OUT.jsonl]
-                                  [--rails a,b,c] [--threads N]
+                                  [--rails a,b,c] [--threads N] [--also-order c,a,b]
 
 Rows are `{text, label, ...}` with label 1 = should be blocked (extra fields ignored). Every
 enabled rail runs on every row so each gets its own precision / recall / F1 / false-positive
@@ -9,6 +9,10 @@ rate / latency; the "pipeline" figures are those of `check_input`, which runs th
 order, skips a gated rail whose gate is not met, and stops at the first block (its latency is
 the sum of the rails it ran). The rails' MiniLM is built as the app builds it
 (guardrails/models/rail_embedder.py: bf16 linear layers on a CPU with native bf16).
+
+`--also-order` names the same rails in another order and adds that pipeline's figures
+("also_order"), computed from the same per-rail measurements, with how many rows it decides as
+the listed order does: two orders compare without one machine's drift between two runs.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from guardrails.base import Action, Verdict
 from guardrails.embedding import EmbedFn
 from guardrails.errors import DatasetError, GuardrailError, InvalidSettingError
 from guardrails.jsonl import jsonl_objects
-from guardrails.pipeline import resolve_backend
+from guardrails.pipeline import GuardrailPipeline, resolve_backend
 from guardrails.settings import GuardrailSettings
 
 
@@ -114,37 +118,65 @@ class _RailEmbed:
         return self._embed(texts)
 
 
-def evaluate(
-    rows: list[tuple[str, int]], settings: GuardrailSettings, predictions: Path | None = None
-) -> dict:
-    from guardrails.pipeline import GuardrailPipeline
+def _as_pipeline(
+    pipeline: GuardrailPipeline, order: list[str], measured: dict[str, tuple[Verdict, float]]
+) -> tuple[Verdict | None, float, float]:
+    """What `check_input` would have done with the rails in `order`, from each rail's verdict
+    and milliseconds on one row: (the blocking verdict or None, the milliseconds of the rails
+    it ran, the highest score among them)."""
+    ran: list[Verdict] = []
+    total_ms = best_score = 0.0
+    for name in order:
+        verdict, ms = measured[name]
+        if not pipeline.should_run(name, ran):
+            continue
+        ran.append(verdict)
+        total_ms += ms
+        best_score = max(best_score, verdict.score)
+        if verdict.action is Action.BLOCK:
+            return verdict, total_ms, best_score
+    return None, total_ms, best_score
 
+
+def evaluate(
+    rows: list[tuple[str, int]],
+    settings: GuardrailSettings,
+    predictions: Path | None = None,
+    also_order: tuple[str, ...] | None = None,
+) -> dict:
     pipeline = GuardrailPipeline.from_settings(settings, embed=_RailEmbed())
     rails = pipeline.input_rails
+    order = [rail.name for rail in rails]
+    if also_order is not None and sorted(also_order) != sorted(order):
+        raise InvalidSettingError(
+            f"--also-order must name the rails {', '.join(order)} once each, got "
+            f"{', '.join(also_order)}"
+        )
+    for name, (source, _) in pipeline.gates.items():
+        if also_order is not None and also_order.index(name) < also_order.index(source):
+            # A pipeline built in that order would not gate it; this one would never run it.
+            raise InvalidSettingError(f"--also-order puts {name} before {source}, its gate")
     for rail in rails:  # first calls pay for lazy set-up; keep them out of the latencies
         rail.check("warm-up text for the guardrails")
     tallies = {rail.name: _Tally() for rail in rails}
-    overall = _Tally()
+    overall, other = _Tally(), _Tally()
+    same_decisions = 0
     out = predictions.open("w", encoding="utf-8") if predictions is not None else None
     try:
         for index, (text, label) in enumerate(rows):
-            total_ms = 0.0
-            blocked_by = None
-            best_score = 0.0
-            ran: list[Verdict] = []  # what check_input would have run, in order
+            measured: dict[str, tuple[Verdict, float]] = {}
             for rail in rails:
                 t0 = time.perf_counter()
                 verdict = rail.check(text)
                 ms = (time.perf_counter() - t0) * 1000
-                blocked = verdict.action is Action.BLOCK
-                tallies[rail.name].add(blocked, label, ms)
-                if blocked_by is None and pipeline.should_run(rail.name, ran):
-                    ran.append(verdict)
-                    total_ms += ms
-                    best_score = max(best_score, verdict.score)
-                    if blocked:
-                        blocked_by = verdict
+                tallies[rail.name].add(verdict.action is Action.BLOCK, label, ms)
+                measured[rail.name] = (verdict, ms)
+            blocked_by, total_ms, best_score = _as_pipeline(pipeline, order, measured)
             overall.add(blocked_by is not None, label, total_ms)
+            if also_order is not None:
+                alt, alt_ms, _ = _as_pipeline(pipeline, list(also_order), measured)
+                other.add(alt is not None, label, alt_ms)
+                same_decisions += (alt is None) == (blocked_by is None)
             if out is not None:
                 record = {
                     "index": index,
@@ -157,13 +189,20 @@ def evaluate(
     finally:
         if out is not None:
             out.close()
-    return {
+    result = {
         "num_rows": len(rows),
         "num_positive": sum(label for _, label in rows),
-        "rails": [rail.name for rail in rails],
+        "rails": order,
         **overall.summary(),
         "checks": {name: tally.summary() for name, tally in tallies.items()},
     }
+    if also_order is not None:
+        result["also_order"] = {
+            "rails": list(also_order),
+            **other.summary(),
+            "same_decisions": same_decisions,
+        }
+    return result
 
 
 def _print_table(result: dict) -> None:
@@ -173,12 +212,18 @@ def _print_table(result: dict) -> None:
     header = f"{'check':<22}{'prec':>7}{'recall':>8}{'f1':>7}{'fpr':>7}{'p50 ms':>9}{'p95 ms':>9}"
     print(header)
     entries = [*result["checks"].items(), ("pipeline", result)]
+    if "also_order" in result:
+        entries.append(("pipeline, also_order", result["also_order"]))
     for name, s in entries:
         print(
             f"{name:<22}{s['precision']:>7.3f}{s['recall']:>8.3f}{s['f1']:>7.3f}"
             f"{s['false_positive_rate']:>7.3f}"
             f"{s['latency_p50_ms']:>9.2f}{s['latency_p95_ms']:>9.2f}"
         )
+    if "also_order" in result:
+        also = result["also_order"]
+        print(f"also_order: {', '.join(also['rails'])}; same decision on "
+              f"{also['same_decisions']} of {result['num_rows']} rows")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -188,6 +233,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--predictions", type=Path, default=None)
     parser.add_argument("--rails", default=None, help="comma-separated input rails to run")
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads (default 1)")
+    parser.add_argument(
+        "--also-order",
+        default=None,
+        help="the same rails in another order, comma-separated: its pipeline figures too, from "
+        "the same measurements",
+    )
     parser.add_argument(
         "--classifier-backend",
         default=None,
@@ -208,7 +259,10 @@ def main(argv: list[str] | None = None) -> int:
         import torch
 
         torch.set_num_threads(args.threads)
-        result = evaluate(rows, settings, args.predictions)
+        also = None
+        if args.also_order is not None:
+            also = tuple(n.strip() for n in args.also_order.split(",") if n.strip())
+        result = evaluate(rows, settings, args.predictions, also)
     except (GuardrailError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
