@@ -34,14 +34,18 @@ class GuardrailSettings:
     Input "pii" never blocks: it yields a redacted copy of the message for storage.
     Output "grounding" runs once per answer, on `check_grounding`, when chunks were used."""
 
+    # The judge before NanoGuard: each is gated on a classifier that runs before both, and a
+    # message is blocked when any rail blocks it, so the order changes no decision, only what
+    # a blocked message pays. Most harmful requests that reach the two are blocked by the
+    # judge, seldom by NanoGuard first, and then skip NanoGuard (README, Guardrails).
     input_rails: tuple[str, ...] = (
         "deny_list",
         "injection_rules",
         "harmful",
         "injection_classifier",
         "harmful_classifier",
-        "injection_model",
         "harmful_judge",
+        "injection_model",
     )
     # "harmful_output" (a classifier over each window of the answer) is off by default: alone
     # it stops a quarter of the harmful answers, but behind the input rails it stopped none of
