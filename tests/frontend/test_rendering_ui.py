@@ -130,14 +130,21 @@ def test_keyboard_sidebar_rename_and_delete(browser: Any, server: LiveServer,
     item.locator("button.rename").click()
     page.fill("#conversation-list .rename-input", "Colours <b>bold</b>")
     page.press("#conversation-list .rename-input", "Enter")
-    page.wait_for_function("() => document.querySelector('#chat-title').innerText === "
-                           "'Colours <b>bold</b>'")
+    # The title and the sidebar are re-rendered one after the other: wait for both, not one.
+    selector = f"#conversation-list li[data-id='{cid}']"
+    page.wait_for_function(
+        """([sel, title]) => document.querySelector('#chat-title').innerText === title
+               && document.querySelector(sel + ' a')?.innerText === title""",
+        arg=[selector, "Colours <b>bold</b>"])
     assert item.locator("a").inner_text() == "Colours <b>bold</b>"
     assert stored(page)["title"] == "Colours <b>bold</b>"
     page.once("dialog", lambda dialog: dialog.accept())
     item.locator("button.delete").click()
-    page.wait_for_function("() => location.hash === '#/'")
-    assert page.locator(f"#conversation-list li[data-id='{cid}']").count() == 0
+    page.wait_for_function(
+        """(sel) => location.hash === '#/' && document.querySelector(sel) === null
+               && document.querySelector('#chat-title').innerText === 'New chat'""",
+        arg=selector)
+    assert page.locator(selector).count() == 0
     assert page.request.get(f"/api/conversations/{cid}").status == 404
     assert page.inner_text("#chat-title") == "New chat"
     assert watch.errors == []
