@@ -147,15 +147,16 @@ def evaluate(
     pipeline = GuardrailPipeline.from_settings(settings, embed=_RailEmbed())
     rails = pipeline.input_rails
     order = [rail.name for rail in rails]
-    if also_order is not None and sorted(also_order) != sorted(order):
-        raise InvalidSettingError(
-            f"--also-order must name the rails {', '.join(order)} once each, got "
-            f"{', '.join(also_order)}"
-        )
-    for name, (source, _) in pipeline.gates.items():
-        if also_order is not None and also_order.index(name) < also_order.index(source):
-            # A pipeline built in that order would not gate it; this one would never run it.
-            raise InvalidSettingError(f"--also-order puts {name} before {source}, its gate")
+    if also_order is not None:
+        if sorted(also_order) != sorted(order):
+            raise InvalidSettingError(
+                f"--also-order must name the rails {', '.join(order)} once each, got "
+                f"{', '.join(also_order)}"
+            )
+        for name, (source, _) in pipeline.gates.items():
+            if also_order.index(name) < also_order.index(source):
+                # A pipeline built in that order would not gate it; this one would never run it.
+                raise InvalidSettingError(f"--also-order puts {name} before {source}, its gate")
     for rail in rails:  # first calls pay for lazy set-up; keep them out of the latencies
         rail.check("warm-up text for the guardrails")
     tallies = {rail.name: _Tally() for rail in rails}
@@ -226,6 +227,11 @@ def _print_table(result: dict) -> None:
               f"{also['same_decisions']} of {result['num_rows']} rows")
 
 
+def _names(csv: str) -> tuple[str, ...]:
+    """Rail names from a comma-separated argument."""
+    return tuple(n.strip() for n in csv.split(",") if n.strip())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m guardrails.evaluate", description=__doc__)
     parser.add_argument("--dataset", type=Path, required=True)
@@ -249,8 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = GuardrailSettings()
         if args.rails is not None:
-            names = tuple(n.strip() for n in args.rails.split(",") if n.strip())
-            settings = dataclasses.replace(settings, input_rails=names)
+            settings = dataclasses.replace(settings, input_rails=_names(args.rails))
         if args.classifier_backend is not None:
             settings = dataclasses.replace(settings, classifier_backend=args.classifier_backend)
         rows = load_dataset(args.dataset)
@@ -259,9 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         import torch
 
         torch.set_num_threads(args.threads)
-        also = None
-        if args.also_order is not None:
-            also = tuple(n.strip() for n in args.also_order.split(",") if n.strip())
+        also = None if args.also_order is None else _names(args.also_order)
         result = evaluate(rows, settings, args.predictions, also)
     except (GuardrailError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

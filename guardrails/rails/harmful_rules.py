@@ -77,8 +77,7 @@ WEAPONS = HarmCategory(
     "weapons",
     _gate(
         r"bomb|explosive|ied|napalm|thermite|detonator|molotov|silencer|suppressor|"
-        r"ghost gun|untraceable|nerve agent|sarin|vx|ricin|anthrax|mustard gas|"
-        r"tabun|soman|cyclosarin|novichok|lewisite|sulfur mustard|sulphur mustard|"
+        rf"ghost gun|untraceable|nerve agent|sarin|vx|ricin|anthrax|mustard gas|{_CW_AGENT}|"
         r"chemical weapon|biological weapon|bioweapon|poison|toxic|deadly|automatic|full|"
         r"auto sear|bump stock|3d|spread|release|disperse|mass casualt"
     ),

@@ -110,30 +110,28 @@ def test_also_order_reports_another_order_from_the_same_measurements(
     assert "same decision on 6 of 6 rows" in capsys.readouterr().out
 
 
-def test_also_order_must_name_the_same_rails(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("rails", "also", "message"),
+    [
+        ("injection_rules,harmful", "harmful",
+         "--also-order must name the rails injection_rules, harmful once each"),
+        ("injection_rules,harmful", "harmful,deny_list", "--also-order must name"),
+        # NanoGuard runs only on messages the injection classifier scored 0.1 or more: put
+        # first, this pipeline would never run it, and one built in that order would not gate it.
+        pytest.param(
+            "injection_classifier,injection_model", "injection_model,injection_classifier",
+            "--also-order puts injection_model before injection_classifier, its gate",
+            marks=pytest.mark.skipif(
+                importlib.util.find_spec("nanoguard") is None,
+                reason="metatronnanoguard is not installed "
+                "(pip install --no-deps metatronnanoguard==0.1.0)",
+            ),
+        ),
+    ],
+)  # fmt: skip
+def test_also_order_refuses_what_no_pipeline_would_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], rails: str, also: str, message: str
 ) -> None:
     data = write(tmp_path / "d.jsonl", ROWS)
-    argv = ["--dataset", str(data), "--rails", "injection_rules,harmful"]
-    assert main([*argv, "--also-order", "harmful"]) == 2
-    assert "--also-order must name the rails injection_rules, harmful once each" in (
-        capsys.readouterr().err
-    )
-    assert main([*argv, "--also-order", "harmful,deny_list"]) == 2
-    assert "--also-order must name" in capsys.readouterr().err
-
-
-@pytest.mark.skipif(
-    importlib.util.find_spec("nanoguard") is None,
-    reason="metatronnanoguard is not installed (pip install --no-deps metatronnanoguard==0.1.0)",
-)
-def test_also_order_refuses_a_gated_rail_before_its_gate(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # NanoGuard runs only on messages the injection classifier scored 0.1 or more: put first,
-    # the pipeline this one is would never run it, and one built in that order would not gate it.
-    data = write(tmp_path / "d.jsonl", ROWS)
-    argv = ["--dataset", str(data), "--rails", "injection_classifier,injection_model"]
-    assert main([*argv, "--also-order", "injection_model,injection_classifier"]) == 2
-    err = capsys.readouterr().err
-    assert "--also-order puts injection_model before injection_classifier, its gate" in err
+    assert main(["--dataset", str(data), "--rails", rails, "--also-order", also]) == 2
+    assert message in capsys.readouterr().err
