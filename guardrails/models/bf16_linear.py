@@ -16,15 +16,21 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-# Set to 1 to run the rails' models in float32 even on a CPU with native bf16: to measure the
-# float32 path (what a CPU without bf16 runs) on one that has it, or to rule bf16 out.
+# Set to 1 to run the rails' models in float32 even on a CPU with native bf16 (and NanoGuard
+# without int8 on one without it, int8_linear.py): to measure the float32 path, or to rule
+# the reduced precisions out.
 FLOAT32_ENV = "HEARTH_GUARDRAILS_FLOAT32"
+
+
+def float32_forced() -> bool:
+    """Whether HEARTH_GUARDRAILS_FLOAT32 asks for float32 (neither bf16 nor int8 matmuls)."""
+    return os.environ.get(FLOAT32_ENV, "") not in ("", "0")
 
 
 def native_bf16() -> bool:
     """Whether this CPU multiplies bfloat16 natively (else bf16 would be emulated, slower) and
     HEARTH_GUARDRAILS_FLOAT32 does not ask for float32."""
-    if os.environ.get(FLOAT32_ENV, "") not in ("", "0"):
+    if float32_forced():
         return False
     try:
         return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())

@@ -24,6 +24,12 @@ from torch import nn
 from guardrails.errors import ModelLoadError
 from guardrails.models.bf16_linear import native_bf16, swap_linears
 from guardrails.models.bpe import BpeTokenizer
+from guardrails.models.int8_linear import int8_supported, swap_linears_int8
+from guardrails.models.smoothing import (
+    DEFAULT_NANOGUARD_SMOOTHING,
+    SmoothingFile,
+    smoothing_factors,
+)
 
 PACKAGE = "nanoguard"
 BOS_TOKEN = "<|reserved_0|>"
@@ -116,6 +122,28 @@ class NanoGuardNet(nn.Module):
         splits; scores moved by at most 0.0024."""
         swap_linears(self.blocks)
 
+    def smooth_mlp(self, act_max: torch.Tensor, alpha: float) -> None:
+        """Folds SmoothQuant factors into each block's MLP (models/smoothing.py): the MLP's
+        second matmul reads relu(h)^2, whose few large channels would flatten the rest under
+        one int8 activation scale. relu(h / sqrt(s))^2 = relu(h)^2 / s for s > 0, so dividing
+        c_fc's rows by sqrt(s) and multiplying c_mlp_proj's columns by s computes the same
+        function. act_max: (n_layer, 4 * n_embd)."""
+        with torch.no_grad():
+            for i, block in enumerate(self.blocks):
+                s = smoothing_factors(act_max[i], block.c_mlp_proj.weight, alpha)  # (4C,)
+                block.c_fc.weight.mul_(s.rsqrt()[:, None])
+                block.c_mlp_proj.weight.mul_(s[None, :])
+
+    def use_int8_linears(self) -> None:
+        """Swaps the blocks' matmul weights for int8 copies run by fbgemm (int8_linear.py;
+        norms, embeddings and head stay float32); smooth_mlp first. Measured against float32
+        at the shipped threshold 0.999 on the 3,797 validation rows (one core of a Zen 3): 3
+        decisions changed (27 without the smoothing), the logit moved by 0.03 at the median,
+        and a message is read in half the time (p50 9.7 ms against 19.7). The activations of
+        one forward pass share a scale, so a long text's windows, scored as one batch, round a
+        little differently than one by one (at most 0.0013 in tests/guardrails)."""
+        swap_linears_int8(self.blocks)
+
     def forward(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         # ids, mask: (B, T) -> logits (B, num_classes)
         T = ids.shape[1]
@@ -143,17 +171,28 @@ def _rename(key: str) -> str:
 class NanoGuard:
     """Scores texts: P(injection) in [0, 1]. Sync; safe to share between worker threads."""
 
-    def __init__(self, net: NanoGuardNet, tokenizer: BpeTokenizer) -> None:
+    def __init__(
+        self, net: NanoGuardNet, tokenizer: BpeTokenizer, precision: str = "float32"
+    ) -> None:
         self.net = net
         self.tokenizer = tokenizer
+        self.precision = precision  # what the blocks' matmuls run: float32, bf16 or int8
         try:
             self.bos_id = tokenizer.special_tokens[BOS_TOKEN]
         except KeyError as exc:
             raise ModelLoadError(f"tokenizer lacks the special token {BOS_TOKEN!r}") from exc
 
     @classmethod
-    def load(cls, assets: Path | None = None, bf16: bool | None = None) -> NanoGuard:
-        """`bf16`: None picks bfloat16 matmuls when the CPU has native bf16 support."""
+    def load(
+        cls,
+        assets: Path | None = None,
+        bf16: bool | None = None,
+        int8: bool | None = None,
+        smoothing: Path = DEFAULT_NANOGUARD_SMOOTHING,
+    ) -> NanoGuard:
+        """`bf16`: None picks bfloat16 matmuls when the CPU has native bf16 support. `int8`:
+        None picks int8 matmuls (smoothed with the `smoothing` file) where bf16 is not picked
+        and fbgemm runs; float32 where neither."""
         folder = assets if assets is not None else default_assets_path()
         weights, tok = folder / "model.pt", folder / "tokenizer.pkl"
         for path in (weights, tok):
@@ -178,9 +217,19 @@ class NanoGuard:
         net.eval()
         if bf16 is None:
             bf16 = native_bf16()
+        if int8 is None:
+            int8 = not bf16 and int8_supported()
+        if bf16 and int8:
+            raise ValueError("NanoGuard runs bf16 or int8 matmuls, not both")
         if bf16:
             net.use_bf16_linears()
-        return cls(net, BpeTokenizer.from_tiktoken_pickle(tok))
+        elif int8:
+            layers, width = cfg.n_layer, 4 * cfg.n_embd
+            smooth = SmoothingFile.load(smoothing, (layers, width))
+            net.smooth_mlp(torch.from_numpy(smooth.act_max), smooth.alpha)
+            net.use_int8_linears()
+        precision = "bf16" if bf16 else "int8" if int8 else "float32"
+        return cls(net, BpeTokenizer.from_tiktoken_pickle(tok), precision)
 
     def encode(self, text: str) -> list[int]:
         ids = [self.bos_id, *self.tokenizer.encode_ordinary(text)]

@@ -188,9 +188,10 @@ README_FIGURES = {
         ("harmful_holdout_v3.jsonl", 117, 120, 1, 120),
         ("followups_probe.jsonl", 0, 0, 0, 39),
         ("framing_probe.jsonl", 18, 20, 1, 20),
-        # Distilled again from the continuation adapter (6 epochs); the student of two rounds
-        # ago blocked 137 of the benign rows before the multilingual training rows.
-        ("multilingual_holdout.jsonl", 44, 130, 4, 208),
+        # Distilled again from the continuation adapter (6 epochs); the student before it
+        # blocked 137 of the benign rows before the multilingual training rows. 44 with
+        # NanoGuard in float32: in int8 it scores a German injection 0.9990, under its 0.999.
+        ("multilingual_holdout.jsonl", 43, 130, 4, 208),
         ("typos_probe.jsonl", 28, 30, 1, 50),
         ("pasted_probe.jsonl", 49, 50, 2, 80),
         # The previous student blocked 4 of the 70 benign rows ("CONTINUE PLEASE" among them).
