@@ -37,7 +37,7 @@ class GuardrailSettings:
     # The judge before NanoGuard: each is gated on a classifier that runs before both, and a
     # message is blocked when any rail blocks it, so the order changes no decision, only what
     # a blocked message pays. Most harmful requests that reach the two are blocked by the
-    # judge, seldom by NanoGuard first, and then skip NanoGuard (README, Guardrails).
+    # judge, seldom by NanoGuard first, and then skip NanoGuard (guardrails/HISTORY.md).
     input_rails: tuple[str, ...] = (
         "deny_list",
         "injection_rules",
@@ -50,7 +50,7 @@ class GuardrailSettings:
     # "harmful_output" (a classifier over each window of the answer) is off by default: alone
     # it stops a quarter of the harmful answers, but behind the input rails it stopped none of
     # the 11 harmful answers to requests they let through, for 0.8% of benign answers stopped
-    # mid-stream (README, Guardrails). It serves where the input rails are off.
+    # mid-stream (guardrails/HISTORY.md). It serves where the input rails are off.
     output_rails: tuple[str, ...] = ("deny_list", "harmful", "system_prompt_leak", "pii")
     deny_terms: tuple[str, ...] = ()
     deny_patterns: tuple[str, ...] = ()
@@ -66,7 +66,7 @@ class GuardrailSettings:
     # bf16); "frozen", logistic heads over the shared MiniLM embeddings
     # (guardrails/data/*_head.npz); "auto", "tuned" where the CPU multiplies bf16 natively, else
     # "tuned_l3" (the rails run on the CPU). Either way one encoder forward per message. On held-out
-    # data the tuned ones find more (README, Guardrails).
+    # data the tuned ones find more (guardrails/HISTORY.md).
     classifier_backend: str = "auto"
     # None: the threshold stored with the head (chosen on its validation split).
     injection_classifier_threshold: float | None = None

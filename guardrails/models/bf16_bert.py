@@ -7,7 +7,7 @@ oneDNN matmuls on prepacked bf16 weights: query/key/value fused into one, the bi
 every matmul and the GELU into the first feed-forward one. Activations stay bf16 from a
 layer's input cast to its two residual adds, which (with the LayerNorms) stay float32.
 Measured on one core of this CPU: 1.2x faster than the swap at 12 tokens, 1.3-1.5x at 80-256;
-the embeddings agree with float32 to a cosine of at least 0.9999 (README, Guardrails).
+the embeddings agree with float32 to a cosine of at least 0.9999 (guardrails/HISTORY.md).
 
 The copy shares the source encoder's embedding tables and LayerNorms; it holds its own bf16
 matmul weights and never changes after construction (safe to call from several threads).

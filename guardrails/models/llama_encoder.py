@@ -5,8 +5,8 @@ Why a decoder as an encoder: MiniLM (22M parameters, trained for sentence simila
 claim's topic better than its truth, so "the famine was a natural disaster" and "the famine was
 worsened by grain requisitions" land close together. SmolLM2 was pre-trained on ~2T tokens of
 web and encyclopaedic text, and a probe over its layer-16 mean-pool (of 30 layers), added to
-MiniLM, catches false claims that MiniLM misses at the same false-positive rate (README,
-Guardrails: judge_probe's figures).
+MiniLM, catches false claims that MiniLM misses at the same false-positive rate
+(guardrails/HISTORY.md: judge_probe's figures).
 
 Inference only. Causal attention with right padding needs no mask: no real token attends to a
 padding token after it, and padding is left out of the mean. Each layer is four matmuls on

@@ -6,7 +6,7 @@ natively. Retrieval keeps float32, so the vectors already in its indexes stay co
 new queries. The sibling shares the tokenizer, the embedding tables (the largest tensors) and
 the LayerNorms with the embedder it was made from and adds ~21 MB of bf16 weights. Measured
 against float32: embeddings agree to a cosine of at least 0.9999 and no decision of the default
-input rails changed on the dev set and the held-out sets (README, Guardrails).
+input rails changed on the dev set and the held-out sets (guardrails/HISTORY.md).
 """
 
 from __future__ import annotations

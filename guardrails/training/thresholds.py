@@ -28,7 +28,7 @@ Groups (texts seen in training left out, as in the trainers):
   were used to murder a million people"). MiniLM scores a claim's topic, not its truth: held to
   the cap they would push the harmful threshold to 0.9997 and validation recall elsewhere from
   0.91 to 0.76. So they do not move the thresholds; what the chosen pair gives on them is
-  reported beside the rest (README, Guardrails).
+  reported beside the rest (guardrails/HISTORY.md).
 
     python -m guardrails.training.thresholds [--adapter PATH] [--judge PATH | --no-judge]
         [--max-fpr 0.045] [--cache DIR]

@@ -16,7 +16,7 @@ rest, at l2 3-30) blocked at most 4% of the validation answers readers found har
 same budget: too few examples for this encoder to tell harmful content from its benign
 look-alikes. Trained on the request's label it stops 20% of them alone (29% with the rules
 rail), and as many of the harmless answers to harmful requests, which deserved no answer
-either (README, Guardrails).
+either (guardrails/HISTORY.md).
 
 The head reads the 6-layer tuned MiniLM of the input classifiers (models/tuned_minilm.py, the
 "tuned" backend's encoder, shared with them where that backend runs): on the validation answers

@@ -4,7 +4,7 @@ student for CPUs without native bf16 (guardrails/data/tuned_minilm_l3.npz).
 Why: without native bf16 the 6-layer encoder runs float32, and on such a CPU one core reads a
 128-token message in ~45 ms, over the rails' 30 ms budget; half the layers halve that. int8
 weights were tried first and dropped: even with SmoothQuant-style scaling they moved
-embeddings enough to flip 15-25 of 1,000 head decisions (README, Guardrails).
+embeddings enough to flip 15-25 of 1,000 head decisions (guardrails/HISTORY.md).
 
 The student is the packaged all-MiniLM-L6-v2 cut to layers --layers (default 0, 2, 5) with
 rank-32 LoRA adapters on every linear layer, started from the teacher's adapters of those

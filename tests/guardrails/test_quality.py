@@ -197,7 +197,7 @@ README_FIGURES = {
         # The previous student blocked 4 of the 70 benign rows ("CONTINUE PLEASE" among them).
         ("continuation_probe.jsonl", 35, 40, 1, 70),
         # The shipped student predates the over-blocking adapter: one distilled from it lost
-        # injection recall and did not ship (README, Guardrails).
+        # injection recall and did not ship (guardrails/HISTORY.md).
         ("overblock_probe.jsonl", 43, 50, 5, 108),
     ],
 }
