@@ -16,9 +16,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-# Set to 1 to run the rails' models in float32 even on a CPU with native bf16 (and NanoGuard
-# without int8 on one without it, int8_linear.py): to measure the float32 path, or to rule
-# the reduced precisions out.
+# Set to 1 to run the rails' models in float32 even on a CPU with native bf16 (and without
+# fbgemm's int8 and float16 weights on one without it, fbgemm_linear.py): to measure the
+# float32 path, or to rule the reduced precisions out.
 FLOAT32_ENV = "HEARTH_GUARDRAILS_FLOAT32"
 
 

@@ -24,7 +24,7 @@ from torch import nn
 from guardrails.errors import ModelLoadError
 from guardrails.models.bf16_linear import native_bf16, swap_linears
 from guardrails.models.bpe import BpeTokenizer
-from guardrails.models.int8_linear import int8_supported, swap_linears_int8
+from guardrails.models.fbgemm_linear import int8_supported, swap_linears_int8
 from guardrails.models.smoothing import (
     DEFAULT_NANOGUARD_SMOOTHING,
     SmoothingFile,
@@ -135,7 +135,7 @@ class NanoGuardNet(nn.Module):
                 block.c_mlp_proj.weight.mul_(s[None, :])
 
     def use_int8_linears(self) -> None:
-        """Swaps the blocks' matmul weights for int8 copies run by fbgemm (int8_linear.py;
+        """Swaps the blocks' matmul weights for int8 copies run by fbgemm (fbgemm_linear.py;
         norms, embeddings and head stay float32); smooth_mlp first. Measured against float32
         at the shipped threshold 0.999 on the 3,797 validation rows (one core of a Zen 3): 3
         decisions changed (27 without the smoothing), the logit moved by 0.03 at the median,

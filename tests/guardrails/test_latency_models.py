@@ -62,7 +62,7 @@ def nanoguard_fp32():
 @needs_nanoguard
 @pytest.mark.parametrize("precision", ["float32", "bf16", "int8"])
 def test_windows_batched_score_as_one_by_one(nanoguard_fp32, precision: str) -> None:
-    from guardrails.models.int8_linear import int8_supported
+    from guardrails.models.fbgemm_linear import int8_supported
     from guardrails.models.nanoguard import NanoGuard
     from guardrails.rails.injection_model import InjectionModelRail
 

