@@ -194,6 +194,8 @@ def evaluate(
         "num_rows": len(rows),
         "num_positive": sum(label for _, label in rows),
         "rails": order,
+        # what each model rail's matmuls ran in on this CPU (bf16, fp16-weights, int8, float32)
+        "matmuls": {name: pipeline.matmuls[name] for name in order if name in pipeline.matmuls},
         **overall.summary(),
         "checks": {name: tally.summary() for name, tally in tallies.items()},
     }
@@ -210,6 +212,8 @@ def _print_table(result: dict) -> None:
     print(f"rows: {result['num_rows']} (positive: {result['num_positive']})")
     if "classifier_backend" in result:
         print(f"classifier backend: {result['classifier_backend']}")
+    if result.get("matmuls"):
+        print("matmuls: " + ", ".join(f"{k} {v}" for k, v in result["matmuls"].items()))
     header = f"{'check':<22}{'prec':>7}{'recall':>8}{'f1':>7}{'fpr':>7}{'p50 ms':>9}{'p95 ms':>9}"
     print(header)
     entries = [*result["checks"].items(), ("pipeline", result)]

@@ -81,10 +81,13 @@ class GuardrailPipeline:
         context_size: int = 100,
         gates: dict[str, tuple[str, float]] | None = None,
         memo: MemoEmbed | None = None,
+        matmuls: dict[str, str] | None = None,
     ) -> None:
         """`gates` maps a rail name to (earlier rail, minimum score): the rail runs only when
         that earlier rail ran and scored at least the minimum (a cascade that skips a costly
-        model on inputs a cheaper one found clearly benign)."""
+        model on inputs a cheaper one found clearly benign). `matmuls` says, per rail name,
+        what its model's matmuls run in on this CPU (bf16, fp16-weights, int8, float32), for
+        reports."""
         self.input_rails = list(input_rails)
         self.gates = dict(gates or {})
         self.output_rails = list(output_rails)
@@ -94,6 +97,7 @@ class GuardrailPipeline:
         self.chunk_size = chunk_size
         self.context_size = context_size
         self.memo = memo  # the classifier heads' shared embedding memo, if any
+        self.matmuls = dict(matmuls or {})
 
     @property
     def output_runs_models(self) -> bool:
@@ -140,6 +144,9 @@ class GuardrailPipeline:
             head_embed = MemoEmbed(embed)
         deny = DenyListRail(settings.deny_terms, settings.deny_patterns)
         judge_gate = 0.0  # the judge's, if it is built
+        matmuls: dict[str, str] = {}
+        if tuned_model is not None:
+            matmuls |= {name: tuned_model.matmuls for name in sorted(heads)}
         inputs: list[InputRail] = []
         for name in settings.input_rails:
             if name == "deny_list":
@@ -185,6 +192,7 @@ class GuardrailPipeline:
                     from guardrails.rails.harmful_judge import HarmfulJudgeRail
 
                     encoder, head, stored_gate = load_judge()
+                    matmuls[name] = encoder.matmuls
                     inputs.append(
                         HarmfulJudgeRail(encoder.embed, head, settings.harmful_judge_threshold)
                     )
@@ -197,9 +205,9 @@ class GuardrailPipeline:
                 from guardrails.models.nanoguard import NanoGuard
                 from guardrails.rails.injection_model import InjectionModelRail
 
-                inputs.append(
-                    InjectionModelRail(NanoGuard.load(), settings.injection_model_threshold)
-                )
+                nanoguard = NanoGuard.load()
+                matmuls[name] = nanoguard.matmuls
+                inputs.append(InjectionModelRail(nanoguard, settings.injection_model_threshold))
         outputs: list[OutputRail] = []
         for name in settings.output_rails:
             if name == "deny_list":
@@ -217,6 +225,7 @@ class GuardrailPipeline:
                 # their memo: windows are seen once.
                 if tuned_model is None or backend != "tuned":
                     tuned_model = TunedMiniLM.load(DEFAULT_ADAPTER)
+                matmuls[name] = tuned_model.matmuls
                 outputs.append(
                     HarmfulOutputRail(
                         tuned_model.embed,
@@ -249,6 +258,7 @@ class GuardrailPipeline:
             context_size=settings.context_size,
             gates=gates,
             memo=head_embed,
+            matmuls=matmuls,
         )
 
     def check_input(self, text: str) -> InputResult:

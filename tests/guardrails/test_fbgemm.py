@@ -116,6 +116,7 @@ def test_student_with_fp16_weights_decides_the_dev_set_as_float32() -> None:
 
     fp32 = TunedMiniLM.load(STUDENT_ADAPTER, bf16=False, fp16=False)
     fp16 = TunedMiniLM.load(STUDENT_ADAPTER, bf16=False, fp16=True)
+    assert (fp32.matmuls, fp16.matmuls) == ("float32", "fp16-weights")
     assert any(isinstance(m, Fp16Linear) for m in fp16._encoder.modules())
     assert not any(isinstance(m, Fp16Linear) for m in fp32._encoder.modules())
     texts = [json.loads(line)["text"] for line in DEV.read_text().splitlines()]
@@ -204,7 +205,7 @@ def test_int8_nanoguard_decides_the_dev_set_as_float32(nanoguard_pair) -> None:
     from guardrails.rails.injection_model import InjectionModelRail
 
     fp32, int8 = nanoguard_pair
-    assert (fp32.precision, int8.precision) == ("float32", "int8")
+    assert (fp32.matmuls, int8.matmuls) == ("float32", "int8")
     texts = [json.loads(line)["text"] for line in DEV.read_text().splitlines()]
     a, b = InjectionModelRail(fp32), InjectionModelRail(int8)
     ref, got = [a.score(t) for t in texts], [b.score(t) for t in texts]
