@@ -244,7 +244,10 @@ class TunedMiniLM:
 
     @classmethod
     def load(
-        cls, adapter_path: Path = DEFAULT_ADAPTER, bf16: bool | None = None, fp16: bool | None = None
+        cls,
+        adapter_path: Path = DEFAULT_ADAPTER,
+        bf16: bool | None = None,
+        fp16: bool | None = None,
     ) -> TunedMiniLM:
         from retrieval.bert import BertEncoder
         from retrieval.embedder import default_model_path

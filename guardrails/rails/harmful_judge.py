@@ -5,7 +5,8 @@ trained on the same rows as the harmful-request classifier.
 Why a second harmful-request rail: MiniLM tells a claim's topic better than its truth, and
 persuasive writing that spreads a falsehood reads like its honest twin to it; a model
 pre-trained on ~2T tokens of web and encyclopaedic text separates more of them
-(guardrails/HISTORY.md). On one core with native bf16 it costs ~18 ms at 16 tokens and ~35 ms at 100.
+(guardrails/HISTORY.md). On one core with native bf16 it costs ~18 ms at 16 tokens and ~35 ms
+at 100.
 """
 
 from __future__ import annotations

@@ -125,25 +125,18 @@ def main(argv: list[str] | None = None) -> int:
     plain = NanoGuard.load(bf16=False, int8=False)
     plain.net.use_int8_linears()  # unsmoothed, for the record
     report["unsmoothed"] = compare(reference, score_all(plain, validation)[0], args.threshold)
-    best: tuple[int, float, float] | None = None
     for alpha in alphas:
-        candidate = SmoothingFile(act_max, alpha, {})
-        tmp = args.out.with_name(args.out.name + ".candidate.npz")
-        candidate.save(tmp)
-        try:
-            int8 = NanoGuard.load(bf16=False, int8=True, smoothing=tmp)
-        finally:
-            tmp.unlink()
+        # What NanoGuard.load(int8=True) builds from a file of these maxima and this alpha.
+        int8 = NanoGuard.load(bf16=False, int8=False)
+        int8.net.smooth_mlp(torch.from_numpy(act_max), alpha)
+        int8.net.use_int8_linears()
         scores, int8_ms = score_all(int8, validation)
         figures = compare(reference, scores, args.threshold)
         figures["int8_ms"] = {"p50": _p(int8_ms, 0.5), "p95": _p(int8_ms, 0.95)}
         report["alphas"][str(alpha)] = figures
         print(json.dumps({"alpha": alpha, **figures}), flush=True)
-        key = (figures["flips"], figures["logit_change_p50"], alpha)
-        if best is None or key[:2] < best[:2]:
-            best = key
-    assert best is not None
-    alpha = best[2]
+    chosen = report["alphas"]
+    alpha = min(alphas, key=lambda a: (chosen[str(a)]["flips"], chosen[str(a)]["logit_change_p50"]))
     card = {
         "calibrated_on": (
             f"{len(calibration)} texts of the S-Labs and neuralchemy train splits "
