@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
 from collections.abc import Sequence
@@ -31,6 +30,7 @@ import torch
 from guardrails.models.nanoguard import NanoGuard
 from guardrails.models.smoothing import DEFAULT_NANOGUARD_SMOOTHING, SmoothingFile
 from guardrails.rails.injection_model import InjectionModelRail
+from guardrails.training.calibration import compare, percentile
 from guardrails.training.harmful_data import load_validation_requests
 from guardrails.training.public_data import load_split
 
@@ -57,11 +57,6 @@ def activation_maxima(model: NanoGuard, texts: Sequence[str]) -> np.ndarray:
     return act_max.numpy()
 
 
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-7), 1 - 1e-7)
-    return math.log(p / (1 - p))
-
-
 def score_all(model: NanoGuard, texts: Sequence[str]) -> tuple[list[float], list[float]]:
     """(scores, milliseconds) per text, as the rail scores them, one at a time."""
     rail = InjectionModelRail(model)
@@ -71,25 +66,6 @@ def score_all(model: NanoGuard, texts: Sequence[str]) -> tuple[list[float], list
         scores.append(rail.score(text))
         times.append((time.perf_counter() - start) * 1000)
     return scores, times
-
-
-def compare(reference: list[float], scores: list[float], threshold: float) -> dict:
-    flips = [
-        i for i, (a, b) in enumerate(zip(reference, scores, strict=True))
-        if (a >= threshold) != (b >= threshold)
-    ]
-    moved = sorted(abs(_logit(a) - _logit(b)) for a, b in zip(reference, scores, strict=True))
-    return {
-        "flips": len(flips),
-        "flipped_rows": flips,
-        "logit_change_p50": round(moved[len(moved) // 2], 4),
-        "logit_change_max": round(moved[-1], 4),
-    }
-
-
-def _p(times: list[float], q: float) -> float:
-    ordered = sorted(times)
-    return round(ordered[min(int(q * len(ordered)), len(ordered) - 1)], 2)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         "calibration_texts": len(calibration),
         "validation_rows": len(validation),
         "threshold": args.threshold,
-        "float32_ms": {"p50": _p(fp32_ms, 0.5), "p95": _p(fp32_ms, 0.95)},
+        "float32_ms": {"p50": percentile(fp32_ms, 0.5), "p95": percentile(fp32_ms, 0.95)},
         "alphas": {},
     }
     plain = NanoGuard.load(bf16=False, int8=False)
@@ -132,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         int8.net.use_int8_linears()
         scores, int8_ms = score_all(int8, validation)
         figures = compare(reference, scores, args.threshold)
-        figures["int8_ms"] = {"p50": _p(int8_ms, 0.5), "p95": _p(int8_ms, 0.95)}
+        figures["int8_ms"] = {"p50": percentile(int8_ms, 0.5), "p95": percentile(int8_ms, 0.95)}
         report["alphas"][str(alpha)] = figures
         print(json.dumps({"alpha": alpha, **figures}), flush=True)
     chosen = report["alphas"]

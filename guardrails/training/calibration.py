@@ -1,0 +1,32 @@
+"""What the int8 calibrations share (calibrate_nanoguard.py, calibrate_judge.py): how far a
+candidate's scores are from float32's, and percentiles of per-row times."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+def logit(p: float) -> float:
+    p = min(max(p, 1e-7), 1 - 1e-7)
+    return math.log(p / (1 - p))
+
+
+def compare(reference: Sequence[float], scores: Sequence[float], threshold: float) -> dict:
+    """Rows whose decision at `threshold` differs, and how far the logit moved (median, max)."""
+    flips = [
+        i for i, (a, b) in enumerate(zip(reference, scores, strict=True))
+        if (a >= threshold) != (b >= threshold)
+    ]
+    moved = sorted(abs(logit(a) - logit(b)) for a, b in zip(reference, scores, strict=True))
+    return {
+        "flips": len(flips),
+        "flipped_rows": flips,
+        "logit_change_p50": round(moved[len(moved) // 2], 4),
+        "logit_change_max": round(moved[-1], 4),
+    }
+
+
+def percentile(times: Sequence[float], q: float) -> float:
+    ordered = sorted(times)
+    return round(ordered[min(int(q * len(ordered)), len(ordered) - 1)], 2)
