@@ -15,11 +15,15 @@ float32 GEMMs on AVX2 run far under the core's peak. Measured on one core of a 2
   against bf16's 8; activations and sums stay float32): 1.4-2.8x faster at 8-32 tokens,
   1.1-1.3x at 128, and close to exact (the student MiniLM's embeddings agree with float32 to
   a cosine of 1.000000 on 642 messages; head scores move by under 0.001).
-On a CPU with native bf16 the prepacked bf16 path is faster, so these are only the fallback.
+On a CPU with native bf16 the prepacked bf16 path is faster for MiniLM, so these are its
+fallback. NanoGuard and the judge (16 layers of SmolLM2, llama_encoder.py) run int8 there too
+where the CPU's int8 multiply-add cannot saturate, with activations on all 8 bits
+(int8_full_range, AVX512-VNNI): faster than bf16 and as close to float32 (README).
 """
 
 from __future__ import annotations
 
+import functools
 import platform
 import warnings
 from collections.abc import Callable
@@ -55,6 +59,28 @@ def fp16_supported() -> bool:
     return _fbgemm_here() and _runs(Fp16Linear)
 
 
+@functools.cache
+def int8_full_range() -> bool:
+    """Whether fbgemm's int8 matmuls here sum products without 16-bit saturation (AVX512-VNNI's
+    vpdpbusd does; AVX2's vpmaddubsw saturates a pair's sum at 32767), so activations may be
+    quantized to all 8 bits instead of 7. Probed with the worst case, every activation at 255
+    and every weight at 127, whose exact answer a saturating multiply-add halves."""
+    if not _fbgemm_here():
+        return False
+    try:
+        packed = pack_int8(torch.ones(64, 576))
+        y = torch.ops.quantized.linear_dynamic(torch.ones(16, 576), packed, False)  # (16, 64)
+    except (AttributeError, RuntimeError):
+        return False
+    return bool(torch.allclose(y, torch.full_like(y, 576.0), rtol=1e-3))
+
+
+def pack_int8(weight: torch.Tensor) -> torch.Tensor:
+    """(out, in) weight -> fbgemm's packed int8 copy (one scale per output row), no bias."""
+    weight = weight.detach().float().contiguous()
+    return torch.ops.quantized.linear_prepack(_quantize_rows(weight), None)
+
+
 def _quantize_rows(weight: torch.Tensor) -> torch.Tensor:
     """(out, in) float32 -> a per-row symmetric qint8 tensor (scale = row's max |w| / 127)."""
     scales = (weight.abs().amax(dim=1) / 127.0).clamp(min=1e-12).double()  # (out,)
@@ -81,11 +107,12 @@ class Int8Linear(nn.Module):
         self.out_features = linear.out_features
         weight, bias = _weight_and_bias(linear)
         self.packed = torch.ops.quantized.linear_prepack(_quantize_rows(weight), bias)
+        self.seven_bits = not int8_full_range()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         # x: (..., in) float32 -> (..., out) float32; reduce_range: 7-bit activations, as
-        # torch's own dynamic Linear runs them on x86.
-        return torch.ops.quantized.linear_dynamic(x.contiguous(), self.packed, True)
+        # torch's own dynamic Linear runs them on x86, unless int8_full_range.
+        return torch.ops.quantized.linear_dynamic(x.contiguous(), self.packed, self.seven_bits)
 
     def extra_repr(self) -> str:
         return f"in_features={self.in_features}, out_features={self.out_features}"

@@ -21,6 +21,8 @@ from guardrails.errors import ModelLoadError
 from guardrails.models.head import LogisticHead
 
 DEFAULT_JUDGE = Path(__file__).resolve().parent.parent / "data" / "judge_smollm2.npz"
+# SmoothQuant maxima for the judge's int8 matmuls (training/calibrate_judge.py).
+DEFAULT_JUDGE_SMOOTHING = DEFAULT_JUDGE.with_name("judge_smooth.npz")
 
 
 @dataclass(frozen=True)
@@ -97,13 +99,41 @@ class JudgeFile:
         return judge
 
 
-def load_judge(path: Path = DEFAULT_JUDGE, bf16: bool | None = None):  # type: ignore[no-untyped-def]
-    """(encoder with the adapters merged, logistic head, gate) from a judge file."""
+def int8_by_default() -> bool:
+    """Whether the judge runs int8 matmuls unless told: on a CPU with native bf16 (the only kind the tuned backend runs the judge on
+    by default) whose int8 multiply-add takes all 8 bits of an activation
+    (fbgemm_linear.int8_full_range). Measured there against bf16 alone: training/
+    calibrate_judge.py and the README."""
+    from guardrails.models.bf16_linear import native_bf16
+    from guardrails.models.fbgemm_linear import int8_full_range
+
+    return native_bf16() and int8_full_range()
+
+
+def load_judge(
+    path: Path = DEFAULT_JUDGE,
+    bf16: bool | None = None,
+    int8: bool | None = None,
+    smoothing: Path = DEFAULT_JUDGE_SMOOTHING,
+):  # type: ignore[no-untyped-def]
+    """(encoder with the adapters merged, logistic head, gate) from a judge file. `int8`: None
+    picks int8_by_default(); int8 matmuls are smoothed with the `smoothing` file. Otherwise
+    `bf16` None picks bf16 matmuls where the CPU has native bf16."""
     from guardrails.models.llama_encoder import LlamaEncoder
+    from guardrails.models.smoothing import SmoothingFile
 
     judge = JudgeFile.load(path)
+    if int8 is None:
+        int8 = int8_by_default()
+    # The encoder checks the maxima's shape against its layers.
+    smooth = SmoothingFile.load(smoothing) if int8 else None
     encoder = LlamaEncoder.load(
-        num_layers=judge.layers, bf16=bf16, lora=judge.lora, lora_scale=judge.scale
+        num_layers=judge.layers,
+        bf16=bf16,
+        lora=judge.lora,
+        lora_scale=judge.scale,
+        int8=int8,
+        smoothing=smooth,
     )
     if encoder.embed_tokens.shape[1] != judge.weight.shape[0]:
         raise ModelLoadError(

