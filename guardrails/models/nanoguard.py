@@ -24,7 +24,11 @@ from torch import nn
 from guardrails.errors import ModelLoadError
 from guardrails.models.bf16_linear import native_bf16, swap_linears
 from guardrails.models.bpe import BpeTokenizer
-from guardrails.models.fbgemm_linear import int8_supported, swap_linears_int8
+from guardrails.models.fbgemm_linear import (
+    int8_full_range,
+    int8_supported,
+    swap_linears_int8,
+)
 from guardrails.models.smoothing import (
     DEFAULT_NANOGUARD_SMOOTHING,
     SmoothingFile,
@@ -190,9 +194,13 @@ class NanoGuard:
         int8: bool | None = None,
         smoothing: Path = DEFAULT_NANOGUARD_SMOOTHING,
     ) -> NanoGuard:
-        """`bf16`: None picks bfloat16 matmuls when the CPU has native bf16 support. `int8`:
-        None picks int8 matmuls (smoothed with the `smoothing` file) where bf16 is not picked
-        and fbgemm runs; float32 where neither."""
+        """`int8`: None picks int8 matmuls (smoothed with the `smoothing` file) where fbgemm
+        runs, unless bf16 is asked for or is native here and the int8 activations would be cut
+        to 7 bits (fbgemm_linear.int8_full_range). `bf16`: None picks bfloat16 matmuls where
+        int8 is not picked and the CPU has native bf16. Float32 where neither. With 8-bit
+        activations (AVX512-VNNI, as on a Zen 4) int8 is faster than bf16 and as close to
+        float32: on 3,797 validation rows p50 4.1-5.5 ms against 7.3-8.3, 1 decision changed
+        against none (README)."""
         folder = assets if assets is not None else default_assets_path()
         weights, tok = folder / "model.pt", folder / "tokenizer.pkl"
         for path in (weights, tok):
@@ -215,10 +223,13 @@ class NanoGuard:
         except (OSError, KeyError, TypeError, ValueError, RuntimeError) as exc:
             raise ModelLoadError(f"cannot load NanoGuard weights {str(weights)!r}: {exc}") from exc
         net.eval()
-        if bf16 is None:
-            bf16 = native_bf16()
         if int8 is None:
-            int8 = not bf16 and int8_supported()
+            if bf16 is None:
+                int8 = int8_supported() and (int8_full_range() or not native_bf16())
+            else:
+                int8 = not bf16 and int8_supported()
+        if bf16 is None:
+            bf16 = not int8 and native_bf16()
         if bf16 and int8:
             raise ValueError("NanoGuard runs bf16 or int8 matmuls, not both")
         if bf16:

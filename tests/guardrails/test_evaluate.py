@@ -144,7 +144,7 @@ def test_report_says_what_each_models_matmuls_ran_in(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from guardrails.models.bf16_linear import native_bf16
-    from guardrails.models.fbgemm_linear import fp16_supported, int8_supported
+    from guardrails.models.fbgemm_linear import fp16_supported, int8_full_range, int8_supported
 
     data = write(tmp_path / "d.jsonl", ROWS[:2])
     rails = "injection_rules,injection_classifier,harmful_classifier,injection_model"
@@ -153,7 +153,8 @@ def test_report_says_what_each_models_matmuls_ran_in(
     report = json.loads(capsys.readouterr().out)
     bf16 = native_bf16()
     minilm = "bf16" if bf16 else "fp16-weights" if fp16_supported() else "float32"
-    nanoguard = "bf16" if bf16 else "int8" if int8_supported() else "float32"
+    int8 = int8_supported() and (int8_full_range() or not bf16)
+    nanoguard = "int8" if int8 else "bf16" if bf16 else "float32"
     assert report["matmuls"] == {  # the rule rail has no model; the order is the rails'
         "injection_classifier": minilm,
         "harmful_classifier": minilm,
