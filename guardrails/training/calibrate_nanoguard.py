@@ -30,7 +30,7 @@ import torch
 from guardrails.models.nanoguard import NanoGuard
 from guardrails.models.smoothing import DEFAULT_NANOGUARD_SMOOTHING, SmoothingFile
 from guardrails.rails.injection_model import InjectionModelRail
-from guardrails.training.calibration import compare, percentile
+from guardrails.training.calibration import compare, fewest_flips, timings
 from guardrails.training.harmful_data import load_validation_requests
 from guardrails.training.public_data import load_split
 
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         "calibration_texts": len(calibration),
         "validation_rows": len(validation),
         "threshold": args.threshold,
-        "float32_ms": {"p50": percentile(fp32_ms, 0.5), "p95": percentile(fp32_ms, 0.95)},
+        "float32_ms": timings(fp32_ms),
         "alphas": {},
     }
     plain = NanoGuard.load(bf16=False, int8=False)
@@ -108,11 +108,10 @@ def main(argv: list[str] | None = None) -> int:
         int8.net.use_int8_linears()
         scores, int8_ms = score_all(int8, validation)
         figures = compare(reference, scores, args.threshold)
-        figures["int8_ms"] = {"p50": percentile(int8_ms, 0.5), "p95": percentile(int8_ms, 0.95)}
+        figures["int8_ms"] = timings(int8_ms)
         report["alphas"][str(alpha)] = figures
         print(json.dumps({"alpha": alpha, **figures}), flush=True)
-    chosen = report["alphas"]
-    alpha = min(alphas, key=lambda a: (chosen[str(a)]["flips"], chosen[str(a)]["logit_change_p50"]))
+    alpha = fewest_flips(report["alphas"], alphas)
     card = {
         "calibrated_on": (
             f"{len(calibration)} texts of the S-Labs and neuralchemy train splits "

@@ -15,7 +15,8 @@ def logit(p: float) -> float:
 def compare(reference: Sequence[float], scores: Sequence[float], threshold: float) -> dict:
     """Rows whose decision at `threshold` differs, and how far the logit moved (median, max)."""
     flips = [
-        i for i, (a, b) in enumerate(zip(reference, scores, strict=True))
+        i
+        for i, (a, b) in enumerate(zip(reference, scores, strict=True))
         if (a >= threshold) != (b >= threshold)
     ]
     moved = sorted(abs(logit(a) - logit(b)) for a, b in zip(reference, scores, strict=True))
@@ -30,3 +31,16 @@ def compare(reference: Sequence[float], scores: Sequence[float], threshold: floa
 def percentile(times: Sequence[float], q: float) -> float:
     ordered = sorted(times)
     return round(ordered[min(int(q * len(ordered)), len(ordered) - 1)], 2)
+
+
+def timings(ms: Sequence[float]) -> dict:
+    """{"p50", "p95"} of per-row milliseconds."""
+    return {"p50": percentile(ms, 0.5), "p95": percentile(ms, 0.95)}
+
+
+def fewest_flips(by_alpha: dict[str, dict], alphas: Sequence[float]) -> float:
+    """The alpha whose decisions differ from float32's on the fewest rows (ties: the smaller
+    median change of the logit); `by_alpha` maps str(alpha) to compare()'s figures."""
+    return min(
+        alphas, key=lambda a: (by_alpha[str(a)]["flips"], by_alpha[str(a)]["logit_change_p50"])
+    )
