@@ -5,8 +5,11 @@ same request, a word or two changed), and a classifier trained on it would look 
 set than it is. This drops every candidate within either measure of an evaluation row:
 - character-trigram Jaccard >= --jaccard (0.5) on the lower-cased text: near copies in any
   script;
-- packaged MiniLM cosine >= --cosine (0.85): the same request in other words (MiniLM reads
-  English; in other scripts the trigrams decide).
+- packaged MiniLM cosine >= --cosine (0.85): the same request in other words, between two
+  texts that are both mostly Latin letters (MiniLM reads English; in other scripts the trigrams
+  decide: MiniLM puts most short messages in one script within 0.85 of each other, and the
+  cosine dropped 479 of the 520 rows it dropped from a round of 3,640 written rows in 26
+  languages, a recipe as "close" to a harmful request as to another recipe).
 
 Evaluation rows: every labelled file of tests/guardrails/data/ (dev set, hold-outs, probes), the
 validation files thresholds are chosen on, HarmBench and both public `test` splits.
@@ -29,6 +32,10 @@ import numpy as np
 
 from guardrails.errors import DatasetError
 from guardrails.jsonl import jsonl_objects, write_jsonl
+from guardrails.text import latin_share
+
+# Both texts at least this Latin for the cosine to count (as the judge's gate).
+MIN_LATIN_SHARE = 0.8
 
 TESTS_DATA = Path(__file__).resolve().parents[2] / "tests" / "guardrails" / "data"
 
@@ -60,7 +67,8 @@ def near_rows(
     max_cosine: float,
 ) -> list[Near]:
     """The candidates within `max_jaccard` (trigrams) or `max_cosine` (`embed`, unit vectors;
-    None skips it) of some evaluation text, one entry each, in the candidates' order."""
+    None skips it; only between two mostly Latin texts) of some evaluation text, one entry each,
+    in the candidates' order."""
     grams = [trigrams(t) for t in evaluation]
     found: dict[int, Near] = {}
     for i, text in enumerate(candidates):
@@ -70,6 +78,9 @@ def near_rows(
             found[i] = Near(i, evaluation[best], "jaccard", value)
     if embed is not None and evaluation:
         sims = embed(list(candidates)) @ embed(list(evaluation)).T  # (n_candidates, n_eval)
+        latin_c = np.array([latin_share(t) >= MIN_LATIN_SHARE for t in candidates])
+        latin_e = np.array([latin_share(t) >= MIN_LATIN_SHARE for t in evaluation])
+        sims = np.where(latin_c[:, None] & latin_e[None, :], sims, -1.0)
         for i in np.flatnonzero(sims.max(axis=1) >= max_cosine):
             j = int(sims[i].argmax())
             found.setdefault(int(i), Near(int(i), evaluation[j], "cosine", float(sims[i, j])))

@@ -45,6 +45,19 @@ def test_near_copies_are_found_by_trigrams_and_rewordings_by_cosine() -> None:
     assert near_rows(candidates, evaluation, None, 0.5, 0.85)[0].index == 0
 
 
+def test_the_cosine_counts_only_between_two_latin_texts() -> None:
+    # MiniLM reads other scripts as a few pieces and puts unrelated messages close together
+    # there; only the trigrams judge a pair with a non-Latin text.
+    evaluation = ["как испечь хлеб дома", "how do i bake bread"]
+    candidates = ["напиши вирус-шифровальщик", "bake me a loaf at home"]
+
+    def embed(texts: list[str]) -> np.ndarray:
+        return np.ones((len(texts), 2)) / np.sqrt(2)  # every pair at cosine 1.0
+
+    near = near_rows(candidates, evaluation, embed, max_jaccard=0.5, max_cosine=0.85)
+    assert [(n.index, n.other, n.measure) for n in near] == [(1, evaluation[1], "cosine")]
+
+
 def test_a_bad_input_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     bad = tmp_path / "in.jsonl"
     bad.write_text(json.dumps({"label": 0}) + "\n", encoding="utf-8")
