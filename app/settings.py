@@ -165,6 +165,11 @@ class GuardrailSettings(_Part):
         None, gt=0, lt=1,
         description="MiniLM harmful-request head threshold; default the head's own",
     )
+    multilingual_classifier_threshold: float | None = Field(
+        None, gt=0, lt=1,
+        description="character n-gram classifier threshold (messages not in English); "
+        "default the model's own",
+    )
     harmful_judge_threshold: float | None = Field(
         None, gt=0, lt=1,
         description="harmful-request judge threshold (runs with the 'tuned' backend only); "

@@ -155,6 +155,20 @@ class GuardrailPipeline:
                 inputs.append(InjectionRulesRail())
             elif name == "harmful":
                 inputs.append(HarmfulContentRail())
+            elif name == "multilingual_classifier":
+                from guardrails.models.char_ngram import CharNgramModel
+                from guardrails.rails.multilingual_classifier import (
+                    DEFAULT_MODEL as NGRAM_MODEL,
+                )
+                from guardrails.rails.multilingual_classifier import (
+                    MultilingualClassifierRail,
+                )
+
+                inputs.append(
+                    MultilingualClassifierRail(
+                        CharNgramModel.load(NGRAM_MODEL), settings.multilingual_classifier_threshold
+                    )
+                )
             elif name == "injection_classifier":
                 from guardrails.models.head import LogisticHead
                 from guardrails.rails.injection_classifier import (

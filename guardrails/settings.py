@@ -15,6 +15,7 @@ INPUT_RAILS = frozenset(
         "deny_list",
         "injection_rules",
         "harmful",
+        "multilingual_classifier",
         "injection_classifier",
         "harmful_classifier",
         "injection_model",
@@ -42,6 +43,7 @@ class GuardrailSettings:
         "deny_list",
         "injection_rules",
         "harmful",
+        "multilingual_classifier",
         "injection_classifier",
         "harmful_classifier",
         "harmful_judge",
@@ -72,6 +74,10 @@ class GuardrailSettings:
     injection_classifier_threshold: float | None = None
     # None: the threshold stored with the harmful-request head (chosen on its validation rows).
     harmful_classifier_threshold: float | None = None
+    # The multilingual rail's character n-gram classifier (messages not in English only;
+    # guardrails/data/multilingual_ngram.npz). None: the threshold stored with it, chosen on
+    # its validation rows (training/train_multilingual.py).
+    multilingual_classifier_threshold: float | None = None
     # The harmful-request judge (the chat model's first 16 layers, LoRA-tuned;
     # guardrails/data/judge_smollm2.npz) runs with the "tuned" backend only: its threshold was
     # chosen together with that model's two, and in float32 (where "auto" picks "tuned_l3") it
@@ -130,6 +136,7 @@ class GuardrailSettings:
         for label, t in (
             ("injection_classifier_threshold", self.injection_classifier_threshold),
             ("harmful_classifier_threshold", self.harmful_classifier_threshold),
+            ("multilingual_classifier_threshold", self.multilingual_classifier_threshold),
             ("harmful_judge_threshold", self.harmful_judge_threshold),
             ("harmful_output_threshold", self.harmful_output_threshold),
         ):

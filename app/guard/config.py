@@ -16,6 +16,7 @@ def guardrail_settings(g: AppGuardrailSettings) -> GuardrailSettings:
         injection_model_gate=g.injection_model_gate,
         injection_classifier_threshold=g.injection_classifier_threshold,
         harmful_classifier_threshold=g.harmful_classifier_threshold,
+        multilingual_classifier_threshold=g.multilingual_classifier_threshold,
         harmful_judge_threshold=g.harmful_judge_threshold,
         harmful_judge_gate=g.harmful_judge_gate,
         harmful_output_threshold=g.harmful_output_threshold,

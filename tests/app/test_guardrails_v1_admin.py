@@ -167,12 +167,14 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("HEARTH_GUARDRAILS__CHUNK_SIZE", "64")
     monkeypatch.setenv("HEARTH_GUARDRAILS__REDACT_INPUT", "true")
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_CLASSIFIER_THRESHOLD", "0.4")
+    monkeypatch.setenv("HEARTH_GUARDRAILS__MULTILINGUAL_CLASSIFIER_THRESHOLD", "0.7")
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_JUDGE_THRESHOLD", "0.99")
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_JUDGE_GATE", "0")
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_OUTPUT_THRESHOLD", "0.9")
     built = guardrail_settings(Settings(_env_file=None).guardrails)
     assert built.harmful_output_threshold == 0.9
     assert (built.harmful_classifier_threshold, built.classifier_backend) == (0.4, "auto")
+    assert built.multilingual_classifier_threshold == 0.7
     assert (built.harmful_judge_threshold, built.harmful_judge_gate) == (0.99, 0.0)
     # grounding is disabled and the tuned heads run their own encoder: no shared MiniLM
     assert not needs_embedder(built)
@@ -181,8 +183,8 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
     assert needs_embedder(dataclasses.replace(built, output_rails=("grounding",)))
     assert not needs_embedder(dataclasses.replace(built, output_rails=("harmful_output",)))
     assert built.input_rails == (
-        "deny_list", "injection_rules", "harmful", "injection_classifier", "harmful_classifier",
-        "harmful_judge", "pii")
+        "deny_list", "injection_rules", "harmful", "multilingual_classifier",
+        "injection_classifier", "harmful_classifier", "harmful_judge", "pii")
     assert built.output_rails == ("deny_list", "harmful", "system_prompt_leak", "pii")
     assert (built.deny_terms, built.chunk_size) == (("acme secret",), 64)
     for bad, message in (

