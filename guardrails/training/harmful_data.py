@@ -146,6 +146,13 @@ MULTILINGUAL_BENIGN_2 = DATA / "benign_multilingual_2.jsonl"
 MULTILINGUAL_ATTACKS_2 = DATA / "attacks_multilingual_2.jsonl"
 MULTILINGUAL_BENIGN_3 = DATA / "benign_multilingual_3.jsonl"
 MULTILINGUAL_ATTACKS_3 = DATA / "attacks_multilingual_3.jsonl"
+# A fourth round in the 11 Latin-script languages only (fr, es, it, pt, de, nl, pl, tr, vi, id,
+# sw), where the rails found least on the multilingual hold-out: per language 80 harmful
+# requests (half short and plain), 10 injections, 60 harmless ones in the same words (half
+# short), 30 ordinary; four helpers that read no project file; 19 of 1,980 rows near an
+# evaluation row dropped.
+MULTILINGUAL_BENIGN_4 = DATA / "benign_multilingual_4.jsonl"
+MULTILINGUAL_ATTACKS_4 = DATA / "attacks_multilingual_4.jsonl"
 # Pasted text to proofread, rewrite, shorten or translate (often misspelt), and carelessly typed
 # messages, `{text, label, kind}`: kinds "pasted" and "careless" are benign, "harmful" and
 # "injection" the same dresses on attacks (phishing to polish, threats to make scarier, a pasted
