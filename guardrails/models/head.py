@@ -32,12 +32,14 @@ class LogisticHead:
         z = embeddings.astype(np.float32) @ self.weight + self.bias  # (n,)
         return 1.0 / (1.0 + np.exp(-z))
 
-    def save(self, path: Path) -> None:
-        np.savez(
+    def save(self, path: Path, weight_dtype: type = np.float32, compress: bool = False) -> None:
+        """Bias and threshold are kept in float64: a threshold is chosen just above a
+        validation score, and rounding it to float32 can put it back below."""
+        (np.savez_compressed if compress else np.savez)(
             path,
-            weight=self.weight.astype(np.float32),
-            bias=np.float32(self.bias),
-            threshold=np.float32(self.threshold),
+            weight=self.weight.astype(weight_dtype),
+            bias=np.float64(self.bias),
+            threshold=np.float64(self.threshold),
             card=np.array(json.dumps(self.card, sort_keys=True)),
         )
 

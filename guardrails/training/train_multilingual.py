@@ -35,8 +35,10 @@ import numpy as np
 import torch
 
 from guardrails.models.char_ngram import CharNgramModel, ngram_buckets
+from guardrails.models.head import LogisticHead
 from guardrails.rails.multilingual_classifier import DEFAULT_MODEL, MIN_LATIN_SHARE, reads
 from guardrails.text import latin_share
+from guardrails.training.fit import threshold_for_fpr
 from guardrails.training.harmful_data import (
     CHITCHAT,
     FOLLOWUPS,
@@ -134,15 +136,6 @@ def train(rows: list[Example], epochs: int, l2: float, seed: int) -> tuple[np.nd
     return bag.weight.detach().squeeze(1).numpy().copy(), float(bias.detach())
 
 
-def choose_threshold(scores: np.ndarray, labels: np.ndarray, max_fpr: float) -> float:
-    """The lowest threshold whose false-positive rate on the benign rows is <= max_fpr."""
-    benign = np.sort(scores[labels == 0])[::-1]
-    allowed = int(np.floor(max_fpr * benign.size))
-    # Block at >= t: t just above the (allowed+1)-th highest benign score.
-    t = float(np.nextafter(benign[allowed], 1.0)) if allowed < benign.size else 0.5
-    return min(max(t, 1e-6), 1 - 1e-6)
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", type=Path, default=DEFAULT_MODEL)
@@ -157,12 +150,12 @@ def main(argv: list[str] | None = None) -> int:
     public_train, public_val = public_rows("train"), public_rows("validation")
     weights, bias = train(train_rows + public_train, args.epochs, args.l2, args.seed)
     weights = weights.astype(np.float16).astype(np.float32)  # as stored, so as scored
-    model = CharNgramModel(weights, bias, 0.5, {})
+    model = CharNgramModel(LogisticHead(weights, bias, 0.5, {}))  # threshold chosen below
     written_val = [r for r in val_rows if reads(r.text)]
     val = written_val + public_val
     scores = np.array([model.score(r.text) for r in val])
     labels = np.array([r.label for r in val])
-    threshold = choose_threshold(scores, labels, args.max_fpr)
+    threshold = threshold_for_fpr(scores, labels, args.max_fpr)
     by_group: dict[str, list[int]] = {}
     for r, s in zip(val, scores, strict=True):
         group = by_group.setdefault(f"{r.source}/{r.category}/{r.label}", [0, 0])
@@ -191,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         **figures,
         "blocked_of_read_by_group": {k: f"{a}/{n}" for k, (a, n) in sorted(by_group.items())},
     }
-    CharNgramModel(weights, bias, threshold, card).save(args.out)
+    CharNgramModel(LogisticHead(weights, bias, threshold, card)).save(args.out)
     print(json.dumps(report, indent=1, ensure_ascii=False))
     return 0
 

@@ -15,6 +15,7 @@ from guardrails import GuardrailPipeline, GuardrailSettings
 from guardrails.base import Action
 from guardrails.errors import InvalidSettingError, ModelLoadError
 from guardrails.models.char_ngram import MAX_CHARS, CharNgramModel, ngram_buckets, normalize
+from guardrails.models.head import LogisticHead
 from guardrails.rails.multilingual_classifier import (
     DEFAULT_MODEL,
     MultilingualClassifierRail,
@@ -45,7 +46,7 @@ def test_the_score_is_a_sigmoid_of_the_mean_weight_over_the_root_count(tmp_path:
     ids = ngram_buckets("hi", 64)
     weights = np.zeros(64, dtype=np.float32)
     weights[ids] = 0.5
-    model = CharNgramModel(weights, bias=-1.0, threshold=0.5, card={"what": "test"})
+    model = CharNgramModel(LogisticHead(weights, bias=-1.0, threshold=0.5, card={"what": "test"}))
     logit = 0.5 * ids.size / np.sqrt(ids.size) - 1.0
     assert model.logit("hi") == pytest.approx(logit)
     assert model.score("hi") == pytest.approx(1 / (1 + np.exp(-logit)))
@@ -60,7 +61,7 @@ def test_a_broken_model_file_is_a_clear_error(tmp_path: Path) -> None:
     bad.write_bytes(b"not a zip")
     with pytest.raises(ModelLoadError, match="cannot load character n-gram model"):
         CharNgramModel.load(bad)
-    np.savez(tmp_path / "partial.npz", weights=np.zeros(4))
+    np.savez(tmp_path / "partial.npz", weight=np.zeros(4))  # no bias, threshold or card
     with pytest.raises(ModelLoadError):
         CharNgramModel.load(tmp_path / "partial.npz")
 
@@ -95,7 +96,8 @@ def test_english_share_counts_common_english_words_only() -> None:
 def test_the_rail_blocks_at_its_threshold_and_skips_english() -> None:
     weights = np.zeros(256, dtype=np.float32)
     weights[ngram_buckets("bomba", 256)] = 4.0
-    rail = MultilingualClassifierRail(CharNgramModel(weights, 0.0, 0.9, {}))
+    model = CharNgramModel(LogisticHead(weights, 0.0, 0.9, {}))
+    rail = MultilingualClassifierRail(model)
     verdict = rail.check("bomba")
     assert verdict.action is Action.BLOCK and verdict.rail == "multilingual_classifier"
     assert "another language" in verdict.reason
@@ -103,7 +105,7 @@ def test_the_rail_blocks_at_its_threshold_and_skips_english() -> None:
     assert rail.score("How do I make a bomba cocktail?") == 0.0
     assert rail.check("How do I make a bomba cocktail?").action is Action.ALLOW
     with pytest.raises(InvalidSettingError):
-        MultilingualClassifierRail(CharNgramModel(weights, 0.0, 0.9, {}), threshold=1.0)
+        MultilingualClassifierRail(model, threshold=1.0)
     with pytest.raises(InvalidSettingError):
         GuardrailSettings(multilingual_classifier_threshold=0.0)
 
