@@ -30,7 +30,7 @@ from guardrails.models.judge import DEFAULT_JUDGE, DEFAULT_JUDGE_SMOOTHING, Judg
 from guardrails.models.llama_encoder import FUSED, LlamaEncoder
 from guardrails.models.smoothing import SmoothingFile
 from guardrails.rails.harmful_judge import judge_reads, judge_tail
-from guardrails.training.calibration import compare, fewest_flips, timings
+from guardrails.training.calibration import compare, fewest_flips, sweep_alphas, timings
 from guardrails.training.harmful_data import load_advbench, load_validation_requests
 from guardrails.training.public_data import load_split
 
@@ -127,13 +127,15 @@ def main(argv: list[str] | None = None) -> int:
         report[name] = compare(reference, scores, threshold)
         report[name]["ms"] = timings(ms)
         print(json.dumps({name: report[name]}), flush=True)
-    for alpha in alphas:
-        smoothing = SmoothingFile(act_max, alpha, {})
-        scores, ms = score_all(encoder(int8=True, smoothing=smoothing), judge, validation)
-        figures = compare(reference, scores, threshold)
-        figures["ms"] = timings(ms)
-        report["alphas"][str(alpha)] = figures
-        print(json.dumps({"alpha": alpha, **figures}), flush=True)
+    report["alphas"] = sweep_alphas(
+        alphas,
+        lambda alpha: score_all(
+            encoder(int8=True, smoothing=SmoothingFile(act_max, alpha, {})), judge, validation
+        ),
+        reference,
+        threshold,
+        "ms",
+    )
     alpha = fewest_flips(report["alphas"], alphas)
     card = {
         "calibrated_on": (

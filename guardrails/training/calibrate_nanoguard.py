@@ -30,7 +30,7 @@ import torch
 from guardrails.models.nanoguard import NanoGuard
 from guardrails.models.smoothing import DEFAULT_NANOGUARD_SMOOTHING, SmoothingFile
 from guardrails.rails.injection_model import InjectionModelRail
-from guardrails.training.calibration import compare, fewest_flips, timings
+from guardrails.training.calibration import compare, fewest_flips, sweep_alphas, timings
 from guardrails.training.harmful_data import load_validation_requests
 from guardrails.training.public_data import load_split
 
@@ -101,16 +101,15 @@ def main(argv: list[str] | None = None) -> int:
     plain = NanoGuard.load(bf16=False, int8=False)
     plain.net.use_int8_linears()  # unsmoothed, for the record
     report["unsmoothed"] = compare(reference, score_all(plain, validation)[0], args.threshold)
-    for alpha in alphas:
+
+    def smoothed(alpha: float) -> tuple[list[float], list[float]]:
         # What NanoGuard.load(int8=True) builds from a file of these maxima and this alpha.
         int8 = NanoGuard.load(bf16=False, int8=False)
         int8.net.smooth_mlp(torch.from_numpy(act_max), alpha)
         int8.net.use_int8_linears()
-        scores, int8_ms = score_all(int8, validation)
-        figures = compare(reference, scores, args.threshold)
-        figures["int8_ms"] = timings(int8_ms)
-        report["alphas"][str(alpha)] = figures
-        print(json.dumps({"alpha": alpha, **figures}), flush=True)
+        return score_all(int8, validation)
+
+    report["alphas"] = sweep_alphas(alphas, smoothed, reference, args.threshold, "int8_ms")
     alpha = fewest_flips(report["alphas"], alphas)
     card = {
         "calibrated_on": (

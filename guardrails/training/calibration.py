@@ -1,10 +1,11 @@
 """What the int8 calibrations share (calibrate_nanoguard.py, calibrate_judge.py): how far a
-candidate's scores are from float32's, and percentiles of per-row times."""
+candidate's scores are from float32's, percentiles of per-row times, and the sweep over alpha."""
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 
 def logit(p: float) -> float:
@@ -44,3 +45,23 @@ def fewest_flips(by_alpha: dict[str, dict], alphas: Sequence[float]) -> float:
     return min(
         alphas, key=lambda a: (by_alpha[str(a)]["flips"], by_alpha[str(a)]["logit_change_p50"])
     )
+
+
+def sweep_alphas(
+    alphas: Sequence[float],
+    run: Callable[[float], tuple[Sequence[float], Sequence[float]]],
+    reference: Sequence[float],
+    threshold: float,
+    ms_key: str,
+) -> dict[str, dict]:
+    """str(alpha) -> compare()'s figures and, under `ms_key`, the timings of `run(alpha)`,
+    which returns (scores, per-row ms) of the model smoothed with that alpha; each alpha's
+    figures are printed as a JSON line when measured (the sweep takes minutes)."""
+    by_alpha: dict[str, dict] = {}
+    for alpha in alphas:
+        scores, ms = run(alpha)
+        figures = compare(reference, scores, threshold)
+        figures[ms_key] = timings(ms)
+        by_alpha[str(alpha)] = figures
+        print(json.dumps({"alpha": alpha, **figures}), flush=True)
+    return by_alpha

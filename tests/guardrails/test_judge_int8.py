@@ -117,3 +117,22 @@ def test_int8_judge_decides_the_dev_set_nearly_as_float32(smollm2) -> None:
     figures = compare([a.score(t) for t in texts], [b.score(t) for t in texts], head.threshold)
     assert figures["flips"] <= 3, [texts[i] for i in figures["flipped_rows"]]
     assert figures["logit_change_p50"] < 0.3
+
+
+def test_the_alpha_sweep_records_each_alpha_and_fewest_flips_picks_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from guardrails.training.calibration import fewest_flips, sweep_alphas
+
+    reference = [0.1, 0.4, 0.6, 0.9]
+    runs = {  # alpha -> (scores, ms): 0.5 flips two rows, 0.75 none, 0.9 one
+        0.5: ([0.6, 0.4, 0.4, 0.9], [1.0, 2.0, 3.0, 4.0]),
+        0.75: ([0.12, 0.38, 0.62, 0.88], [5.0, 5.0, 5.0, 5.0]),
+        0.9: ([0.1, 0.55, 0.6, 0.9], [1.0, 1.0, 1.0, 9.0]),
+    }
+    by_alpha = sweep_alphas(list(runs), runs.__getitem__, reference, 0.5, "int8_ms")
+    assert {a: f["flips"] for a, f in by_alpha.items()} == {"0.5": 2, "0.75": 0, "0.9": 1}
+    assert by_alpha["0.5"]["flipped_rows"] == [0, 2]
+    assert by_alpha["0.9"]["int8_ms"] == {"p50": 1.0, "p95": 9.0}
+    assert fewest_flips(by_alpha, list(runs)) == 0.75
+    assert len(capsys.readouterr().out.splitlines()) == 3  # one JSON line per alpha
