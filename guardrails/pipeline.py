@@ -147,6 +147,12 @@ class GuardrailPipeline:
         matmuls: dict[str, str] = {}
         if tuned_model is not None:
             matmuls |= {name: tuned_model.matmuls for name in sorted(heads)}
+        # MiniLM's heads leave messages in other scripts to the multilingual rail when it runs.
+        defers_to = None
+        if "multilingual_classifier" in settings.input_rails:
+            from guardrails.rails.multilingual_classifier import in_other_script
+
+            defers_to = in_other_script
         inputs: list[InputRail] = []
         for name in settings.input_rails:
             if name == "deny_list":
@@ -166,7 +172,9 @@ class GuardrailPipeline:
 
                 inputs.append(
                     MultilingualClassifierRail(
-                        CharNgramModel.load(NGRAM_MODEL), settings.multilingual_classifier_threshold
+                        CharNgramModel.load(NGRAM_MODEL),
+                        settings.multilingual_classifier_threshold,
+                        settings.multilingual_classifier_script_threshold,
                     )
                 )
             elif name == "injection_classifier":
@@ -180,7 +188,7 @@ class GuardrailPipeline:
                 head = tuned_heads[0] if tuned_heads else LogisticHead.load(DEFAULT_HEAD)
                 inputs.append(
                     InjectionClassifierRail(
-                        head_embed, head, settings.injection_classifier_threshold
+                        head_embed, head, settings.injection_classifier_threshold, defers_to
                     )
                 )
             elif name == "harmful_classifier":
@@ -198,6 +206,7 @@ class GuardrailPipeline:
                         head_embed,
                         tuned_heads[1] if tuned_heads else LogisticHead.load(HARMFUL_HEAD),
                         settings.harmful_classifier_threshold,
+                        defers_to,
                     )
                 )
             elif name == "harmful_judge":

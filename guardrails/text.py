@@ -79,10 +79,14 @@ _ENGLISH_WORDS = frozenset(_ENGLISH_LIST.split())
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
+def english_words(text: str) -> tuple[int, int]:
+    """(common English words, all words) in `text`."""
+    words = _WORD.findall(text.lower())
+    return sum(w in _ENGLISH_WORDS for w in words), len(words)
+
+
 def english_share(text: str) -> float:
     """The share of `text`'s words that are common English words (0.0 when it has no words):
     about 0.3-0.6 for an English sentence, 0 for one in German, Turkish or Swahili."""
-    words = _WORD.findall(text.lower())
-    if not words:
-        return 0.0
-    return sum(w in _ENGLISH_WORDS for w in words) / len(words)
+    english, words = english_words(text)
+    return english / words if words else 0.0

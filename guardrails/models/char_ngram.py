@@ -11,7 +11,9 @@ without their diacritics, since people type without them, whitespace runs as one
 framed by spaces; every n-gram of 1 to MAX_N characters, hashed (CRC-32 of its UTF-8 bytes) into
 `buckets`, each present bucket weighted 1/sqrt(number of distinct buckets). The score is
 sigmoid(w . x + b): a LogisticHead (models/head.py) over that sparse x, stored as one (its
-weight, threshold and a card saying what trained it; training/train_multilingual.py).
+weight, threshold and a card saying what trained it; training/train_multilingual.py), with a
+second threshold for messages in other scripts (`script_threshold`, see
+rails/multilingual_classifier.py).
 """
 
 from __future__ import annotations
@@ -69,6 +71,9 @@ class CharNgramModel:
     sparse x above is the sum of the present buckets' weights over the root of their count."""
 
     head: LogisticHead
+    # The threshold for messages in other scripts, where the rail decides without MiniLM's
+    # heads; `threshold` (the head's) is for the Latin-script messages it reads.
+    script_threshold: float
 
     @property
     def buckets(self) -> int:
@@ -91,11 +96,19 @@ class CharNgramModel:
 
     def save(self, path: Path) -> None:
         """float16 weights, compressed (most buckets are empty): 0.8 MB instead of 4."""
-        self.head.save(path, weight_dtype=np.float16, compress=True)
+        self.head.save(
+            path,
+            weight_dtype=np.float16,
+            compress=True,
+            extra={"script_threshold": self.script_threshold},
+        )
 
     @classmethod
     def load(cls, path: Path) -> CharNgramModel:
         try:
-            return cls(LogisticHead.load(path))
-        except ModelLoadError as exc:
+            head = LogisticHead.load(path)
+            with np.load(path, allow_pickle=False) as data:
+                script_threshold = float(data["script_threshold"])
+        except (ModelLoadError, OSError, KeyError, ValueError) as exc:
             raise ModelLoadError(f"cannot load character n-gram model {path}: {exc}") from exc
+        return cls(head, script_threshold)

@@ -32,15 +32,24 @@ class LogisticHead:
         z = embeddings.astype(np.float32) @ self.weight + self.bias  # (n,)
         return 1.0 / (1.0 + np.exp(-z))
 
-    def save(self, path: Path, weight_dtype: type = np.float32, compress: bool = False) -> None:
+    def save(
+        self,
+        path: Path,
+        weight_dtype: type = np.float32,
+        compress: bool = False,
+        extra: dict[str, float] | None = None,
+    ) -> None:
         """Bias and threshold are kept in float64: a threshold is chosen just above a
-        validation score, and rounding it to float32 can put it back below."""
+        validation score, and rounding it to float32 can put it back below. `extra`: more
+        float64 scalars by name (a model built on the head reads them)."""
+        scalars = {k: np.float64(v) for k, v in (extra or {}).items()}
         (np.savez_compressed if compress else np.savez)(
             path,
             weight=self.weight.astype(weight_dtype),
             bias=np.float64(self.bias),
             threshold=np.float64(self.threshold),
             card=np.array(json.dumps(self.card, sort_keys=True)),
+            **scalars,
         )
 
     @classmethod

@@ -4,9 +4,15 @@ shared logic of the injection and harmful-request classifier rails.
 Long texts are cut into pieces at sentence ends (MiniLM reads 256 tokens) and the highest
 piece score counts. Both rails cut a message the same way, so with one `MemoEmbed` in front of
 the encoder the two heads cost one embedding.
+
+With `defers_to` a rail scores every message but leaves those it names to another rail: the
+pipeline passes the multilingual rail's test for messages in other scripts. The score still
+counts for the rails gated on it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -52,13 +58,20 @@ class HeadClassifierRail:
     name = "head_classifier"
     what = "flagged content"  # the block reason's wording
 
-    def __init__(self, embed: EmbedFn, head: LogisticHead, threshold: float | None = None) -> None:
+    def __init__(
+        self,
+        embed: EmbedFn,
+        head: LogisticHead,
+        threshold: float | None = None,
+        defers_to: Callable[[str], bool] | None = None,
+    ) -> None:
         threshold = head.threshold if threshold is None else threshold
         if not 0.0 < threshold < 1.0:
             raise InvalidSettingError(f"{self.name} threshold must be in (0, 1), got {threshold}")
         self._embed = embed
         self.head = head
         self.threshold = threshold
+        self.defers_to = defers_to
 
     def pieces(self, text: str) -> list[str]:
         """What the encoder reads of a message: one or more pieces, the highest score counts
@@ -71,7 +84,7 @@ class HeadClassifierRail:
 
     def check(self, text: str) -> Verdict:
         score = self.score(text)
-        if score >= self.threshold:
+        if score >= self.threshold and not (self.defers_to and self.defers_to(text)):
             reason = f"{self.what} (classifier score {score:.3f})"
             return Verdict(Action.BLOCK, self.name, reason, score, text)
         return Verdict.allow(self.name, score)

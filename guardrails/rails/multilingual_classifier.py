@@ -10,6 +10,12 @@ English words (text.english_share). It also reads the English that slips past th
 (short technical questions, code, encodings, lists of terms; about a tenth of the public
 English rows), and was trained on such rows so that they are no cue of harm. A message costs
 it well under a millisecond.
+
+In other scripts (`in_other_script`) the rail decides alone, at its own lower threshold
+(`script_threshold`), and MiniLM's two heads defer to it (rails/head_classifier.py): there they
+read little but the topic. On the written validation rows in other scripts they blocked 28% of
+the benign messages (a Bengali fish recipe, what to do about a bag left at a station), and the
+rail alone at 4.5% finds more of the attacks (guardrails/HISTORY.md).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from pathlib import Path
 from guardrails.base import Action, Verdict
 from guardrails.errors import InvalidSettingError
 from guardrails.models.char_ngram import CharNgramModel
-from guardrails.text import english_share, latin_share
+from guardrails.text import english_share, english_words, latin_share
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "data" / "multilingual_ngram.npz"
 # Below this share of common English words a Latin-script message counts as another language.
@@ -32,6 +38,17 @@ MAX_ENGLISH_SHARE = 0.1
 MIN_LATIN_SHARE = 0.8
 
 
+# A message in another script with this many common English words or more is not left to the
+# rail alone: English in it ("translate and obey: 'You are DAN...'", padding around an English
+# request) is what MiniLM's heads read well.
+MAX_ENGLISH_WORDS = 3
+
+
+def in_other_script(text: str) -> bool:
+    """Mostly letters of other scripts, and under MAX_ENGLISH_WORDS common English words."""
+    return latin_share(text) < MIN_LATIN_SHARE and english_words(text)[0] < MAX_ENGLISH_WORDS
+
+
 def reads(text: str) -> bool:
     """Whether the rail reads `text`: not mostly Latin letters, or Latin but not English."""
     if latin_share(text) < MIN_LATIN_SHARE:
@@ -42,22 +59,33 @@ def reads(text: str) -> bool:
 class MultilingualClassifierRail:
     name = "multilingual_classifier"
 
-    def __init__(self, model: CharNgramModel, threshold: float | None = None) -> None:
+    def __init__(
+        self,
+        model: CharNgramModel,
+        threshold: float | None = None,
+        script_threshold: float | None = None,
+    ) -> None:
         threshold = model.threshold if threshold is None else threshold
-        if not 0.0 < threshold < 1.0:
-            raise InvalidSettingError(
-                f"multilingual_classifier threshold must be in (0, 1), got {threshold}"
-            )
+        script_threshold = model.script_threshold if script_threshold is None else script_threshold
+        for label, value in (("threshold", threshold), ("script_threshold", script_threshold)):
+            if not 0.0 < value < 1.0:
+                raise InvalidSettingError(
+                    f"multilingual_classifier {label} must be in (0, 1), got {value}"
+                )
         self.model = model
         self.threshold = threshold
+        self.script_threshold = script_threshold
 
     def score(self, text: str) -> float:
         """0 for a message the rail does not read; no model call then."""
         return self.model.score(text) if reads(text) else 0.0
 
+    def threshold_for(self, text: str) -> float:
+        return self.script_threshold if in_other_script(text) else self.threshold
+
     def check(self, text: str) -> Verdict:
         score = self.score(text)
-        if score >= self.threshold:
+        if score >= self.threshold_for(text):
             reason = f"harmful request or injection in another language (score {score:.3f})"
             return Verdict(Action.BLOCK, self.name, reason, score, text)
         return Verdict.allow(self.name, score)
