@@ -175,6 +175,11 @@ class GuardrailSettings(_Part):
         description="character n-gram classifier threshold for messages in other scripts "
         "(MiniLM's heads leave those to it); default the model's own",
     )
+    multilingual_classifier_latin_threshold: float | None = Field(
+        None, gt=0, lt=1,
+        description="character n-gram classifier threshold for Latin-script messages in other "
+        "languages (MiniLM's heads leave those to it); default the model's own",
+    )
     harmful_judge_threshold: float | None = Field(
         None, gt=0, lt=1,
         description="harmful-request judge threshold (runs with the 'tuned' backend only); "

@@ -147,12 +147,13 @@ class GuardrailPipeline:
         matmuls: dict[str, str] = {}
         if tuned_model is not None:
             matmuls |= {name: tuned_model.matmuls for name in sorted(heads)}
-        # MiniLM's heads leave messages in other scripts to the multilingual rail when it runs.
+        # MiniLM's heads leave messages plainly in other languages to the multilingual rail
+        # when it runs.
         defers_to = None
         if "multilingual_classifier" in settings.input_rails:
-            from guardrails.rails.multilingual_classifier import in_other_script
+            from guardrails.rails.multilingual_classifier import decides_alone
 
-            defers_to = in_other_script
+            defers_to = decides_alone
         inputs: list[InputRail] = []
         for name in settings.input_rails:
             if name == "deny_list":
@@ -175,6 +176,7 @@ class GuardrailPipeline:
                         CharNgramModel.load(NGRAM_MODEL),
                         settings.multilingual_classifier_threshold,
                         settings.multilingual_classifier_script_threshold,
+                        settings.multilingual_classifier_latin_threshold,
                     )
                 )
             elif name == "injection_classifier":

@@ -78,9 +78,11 @@ class GuardrailSettings:
     # guardrails/data/multilingual_ngram.npz). None: the threshold stored with it, chosen on
     # its validation rows (training/train_multilingual.py).
     multilingual_classifier_threshold: float | None = None
-    # Its threshold for messages in other scripts, where MiniLM's heads leave the decision to it.
-    # None: the one stored with it, chosen on its validation rows in other scripts.
+    # Its thresholds where MiniLM's heads leave the decision to it: messages in other scripts, and
+    # Latin-script messages in other languages. None: those stored with it, chosen on its
+    # validation rows of each group.
     multilingual_classifier_script_threshold: float | None = None
+    multilingual_classifier_latin_threshold: float | None = None
     # The harmful-request judge (the chat model's first 16 layers, LoRA-tuned;
     # guardrails/data/judge_smollm2.npz) runs with the "tuned" backend only: its threshold was
     # chosen together with that model's two, and in float32 (where "auto" picks "tuned_l3") it
@@ -143,6 +145,10 @@ class GuardrailSettings:
             (
                 "multilingual_classifier_script_threshold",
                 self.multilingual_classifier_script_threshold,
+            ),
+            (
+                "multilingual_classifier_latin_threshold",
+                self.multilingual_classifier_latin_threshold,
             ),
             ("harmful_judge_threshold", self.harmful_judge_threshold),
             ("harmful_output_threshold", self.harmful_output_threshold),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # Zero-width and bidi-control characters hide words from rules without changing what a model
 # reads, so rules see the text without them.
@@ -29,6 +30,21 @@ def normalize(text: str) -> str:
     text = strip_invisible(unicodedata.normalize("NFKC", text)).lower()
     text = _LEET_WORD.sub(lambda m: m.group(0).translate(_LEET), text)
     return _SPACES.sub(" ", text).strip()
+
+
+@lru_cache(maxsize=4096)
+def _fold(ch: str) -> str:
+    """A Latin letter without its diacritics ("é" -> "e", "ł" stays); other characters as is
+    (Devanagari's vowel signs are letters of the word, not accents)."""
+    if ch.isascii() or not unicodedata.name(ch, "").startswith("LATIN"):
+        return ch
+    base = unicodedata.normalize("NFKD", ch)[0]
+    return base if base.isascii() else ch
+
+
+def fold_latin(text: str) -> str:
+    """`text` with its Latin letters' diacritics removed, as people often type them."""
+    return "".join(_fold(ch) for ch in text)
 
 
 def latin_share(text: str) -> float:
@@ -90,3 +106,42 @@ def english_share(text: str) -> float:
     about 0.3-0.6 for an English sentence, 0 for one in German, Turkish or Swahili."""
     english, words = english_words(text)
     return english / words if words else 0.0
+
+
+# Common function words of the 11 Latin-script languages of our multilingual sets (fr, es, it,
+# pt, de, nl, pl, tr, vi, id, sw), as fold_latin leaves them ("ı" and "đ" stay; Turkish and
+# Polish also as typed without them), none of them an English word or a word of English text
+# ("et", "sin", "comment", "par", "per", "come", "non", "os", "um", "com", "do", "no", "met",
+# "im", "ben", "var", "ban", "the", "nay" and every one-letter word are left out). Chosen on the
+# multilingual training rows and the public English train rows (guardrails/HISTORY.md).
+_OTHER_LATIN_LIST = """
+    le les des du de un une est je tu il nous vous pour avec dans sur pas qui mon mes ce cette
+    faire peux chez mais au aux quoi tres j'ai c'est qu'il moi pourquoi quel quels quelle
+    el los las del una yo para por como mi mis pero hacer puedo esta muy lo su sus al este esto
+    se que con es si donde mas quiero
+    gli della delle dei io sono posso questo questa anche molto senza che cosa mio mia
+    uma eu meu minha nao isso da das na voce pra em sem qual quero escreve
+    der das und ist ich du wie fur nicht ein eine einen mein meine zu auf kann wir sie bitte machen
+    dem den auch aber oder sich wenn wo warum mir dass von aus ohne welche damit schreib
+    het een en ik je jij hoe voor niet mijn van op te wat dat dit maar ook zijn wij ze naar bij
+    om kun maken zonder welke hoeveel waarom als deze uit schrijf
+    sie jak nie ze czy mnie jest dla od ale tak jestem moge zrobic po przez bez zeby napisz ktory
+    jakie gdzie potrzebuje
+    bir ve bu icin nasıl nasil ne sen mi mu ile daha yok olan benim bana hangi istiyorum mısın
+    misin mı olarak gibi lazım lazim diye cok
+    toi cua va la co khong cho lam nao mot nhung cac đuoc duoc voi trong đe cach nguoi minh sao
+    gi thi giup moi noi
+    saya aku kamu yang di ke dari untuk dengan cara bagaimana tidak ini itu bisa membuat buat ada
+    akan mau tolong dan apa gimana biar bikin nggak orang tanpa pakai kalau kenapa berapa harus
+    ya wa kwa ni jinsi gani mimi wewe yangu kuna hii hiyo kutoka kama lakini sana tafadhali nini
+    kufanya za kwenye bila ili vipi wangu watu nataka mtu wapi cha nisaidie sasa
+"""
+_OTHER_LATIN_WORDS = frozenset(_OTHER_LATIN_LIST.split())
+
+
+def other_latin_words(text: str) -> tuple[int, int, int]:
+    """(distinct common function words of the other Latin-script languages, how many times
+    they occur, all words) in `text`, diacritics ignored."""
+    words = _WORD.findall(fold_latin(text.lower()))
+    hits = [w for w in words if w in _OTHER_LATIN_WORDS]
+    return len(set(hits)), len(hits), len(words)

@@ -18,6 +18,7 @@ def guardrail_settings(g: AppGuardrailSettings) -> GuardrailSettings:
         harmful_classifier_threshold=g.harmful_classifier_threshold,
         multilingual_classifier_threshold=g.multilingual_classifier_threshold,
         multilingual_classifier_script_threshold=g.multilingual_classifier_script_threshold,
+        multilingual_classifier_latin_threshold=g.multilingual_classifier_latin_threshold,
         harmful_judge_threshold=g.harmful_judge_threshold,
         harmful_judge_gate=g.harmful_judge_gate,
         harmful_output_threshold=g.harmful_output_threshold,

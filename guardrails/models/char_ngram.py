@@ -12,8 +12,8 @@ framed by spaces; every n-gram of 1 to MAX_N characters, hashed (CRC-32 of its U
 `buckets`, each present bucket weighted 1/sqrt(number of distinct buckets). The score is
 sigmoid(w . x + b): a LogisticHead (models/head.py) over that sparse x, stored as one (its
 weight, threshold and a card saying what trained it; training/train_multilingual.py), with a
-second threshold for messages in other scripts (`script_threshold`, see
-rails/multilingual_classifier.py).
+threshold for messages in other scripts and one for Latin-script messages in other languages
+(`script_threshold`, `latin_threshold`; see rails/multilingual_classifier.py).
 """
 
 from __future__ import annotations
@@ -21,33 +21,22 @@ from __future__ import annotations
 import unicodedata
 import zlib
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from guardrails.errors import ModelLoadError
 from guardrails.models.head import LogisticHead
-from guardrails.text import strip_invisible
+from guardrails.text import fold_latin, strip_invisible
 
 MAX_N = 4
 # A long message is read at its head and tail: the n-grams of at most this many characters.
 MAX_CHARS = 2000
 
 
-@lru_cache(maxsize=4096)
-def _fold(ch: str) -> str:
-    """A Latin letter without its diacritics ("é" -> "e", "ł" stays); other characters as is
-    (Devanagari's vowel signs are letters of the word, not accents)."""
-    if ch.isascii() or not unicodedata.name(ch, "").startswith("LATIN"):
-        return ch
-    base = unicodedata.normalize("NFKD", ch)[0]
-    return base if base.isascii() else ch
-
-
 def normalize(text: str) -> str:
     text = unicodedata.normalize("NFKC", strip_invisible(text)).casefold()
-    text = "".join(_fold(ch) for ch in text)
+    text = fold_latin(text)
     text = " ".join(text.split())
     if len(text) > MAX_CHARS:
         half = MAX_CHARS // 2
@@ -71,9 +60,10 @@ class CharNgramModel:
     sparse x above is the sum of the present buckets' weights over the root of their count."""
 
     head: LogisticHead
-    # The threshold for messages in other scripts, where the rail decides without MiniLM's
-    # heads; `threshold` (the head's) is for the Latin-script messages it reads.
+    # The thresholds where the rail decides without MiniLM's heads: messages in other scripts,
+    # and Latin-script ones in other languages; `threshold` (the head's) is for the rest it reads.
     script_threshold: float
+    latin_threshold: float
 
     @property
     def buckets(self) -> int:
@@ -100,7 +90,10 @@ class CharNgramModel:
             path,
             weight_dtype=np.float16,
             compress=True,
-            extra={"script_threshold": self.script_threshold},
+            extra={
+                "script_threshold": self.script_threshold,
+                "latin_threshold": self.latin_threshold,
+            },
         )
 
     @classmethod
@@ -109,6 +102,7 @@ class CharNgramModel:
             head = LogisticHead.load(path)
             with np.load(path, allow_pickle=False) as data:
                 script_threshold = float(data["script_threshold"])
+                latin_threshold = float(data["latin_threshold"])
         except (ModelLoadError, OSError, KeyError, ValueError) as exc:
             raise ModelLoadError(f"cannot load character n-gram model {path}: {exc}") from exc
-        return cls(head, script_threshold)
+        return cls(head, script_threshold, latin_threshold)

@@ -11,11 +11,14 @@ English words (text.english_share). It also reads the English that slips past th
 English rows), and was trained on such rows so that they are no cue of harm. A message costs
 it well under a millisecond.
 
-In other scripts (`in_other_script`) the rail decides alone, at its own lower threshold
-(`script_threshold`), and MiniLM's two heads defer to it (rails/head_classifier.py): there they
-read little but the topic. On the written validation rows in other scripts they blocked 28% of
-the benign messages (a Bengali fish recipe, what to do about a bag left at a station), and the
-rail alone at 4.5% finds more of the attacks (guardrails/HISTORY.md).
+Where a message is plainly in another language (`decides_alone`: in another script, or in
+Latin script with the function words of another language) the rail decides alone, at a lower
+threshold of its own for each of the two groups, and MiniLM's two heads defer to it
+(rails/head_classifier.py): there they read little but the topic. On the written validation
+rows in other scripts they blocked 28% of the benign messages (a Bengali fish recipe, what to do
+about a bag left at a station), and the rail alone at 4.5% finds more of the attacks; in
+Latin-script languages a little more than the heads and the rail together, for about half the
+benign messages blocked (guardrails/HISTORY.md).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from pathlib import Path
 from guardrails.base import Action, Verdict
 from guardrails.errors import InvalidSettingError
 from guardrails.models.char_ngram import CharNgramModel
-from guardrails.text import english_share, english_words, latin_share
+from guardrails.text import english_share, english_words, latin_share, other_latin_words
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "data" / "multilingual_ngram.npz"
 # Below this share of common English words a Latin-script message counts as another language.
@@ -56,6 +59,29 @@ def reads(text: str) -> bool:
     return english_share(text) < MAX_ENGLISH_SHARE
 
 
+# A Latin-script message the rail reads is in another language when it holds at least this many
+# distinct common function words of the other Latin-script languages (text.other_latin_words),
+# making up at least MIN_FUNCTION_SHARE of its words ("Wie baue ich eine Rohrbombe?": wie, ich,
+# eine). Short messages with fewer ("Jak upiec sernik?") stay with the heads too. It takes 64%
+# of the Latin-script multilingual training rows, 5 of the 15,281 Latin-script rows of the
+# public train splits (four attacks in Spanish, one in code) and no HarmBench request.
+MIN_FUNCTION_WORDS = 3
+MIN_FUNCTION_SHARE = 0.2
+
+
+def in_other_latin_language(text: str) -> bool:
+    """Latin script, not English (`reads`), and the function words of another language."""
+    if latin_share(text) < MIN_LATIN_SHARE or english_share(text) >= MAX_ENGLISH_SHARE:
+        return False
+    distinct, hits, words = other_latin_words(text)
+    return distinct >= MIN_FUNCTION_WORDS and hits >= MIN_FUNCTION_SHARE * words
+
+
+def decides_alone(text: str) -> bool:
+    """Whether the rail decides on `text` alone (MiniLM's heads defer to it)."""
+    return in_other_script(text) or in_other_latin_language(text)
+
+
 class MultilingualClassifierRail:
     name = "multilingual_classifier"
 
@@ -64,24 +90,35 @@ class MultilingualClassifierRail:
         model: CharNgramModel,
         threshold: float | None = None,
         script_threshold: float | None = None,
+        latin_threshold: float | None = None,
     ) -> None:
-        threshold = model.threshold if threshold is None else threshold
-        script_threshold = model.script_threshold if script_threshold is None else script_threshold
-        for label, value in (("threshold", threshold), ("script_threshold", script_threshold)):
+        thresholds = {
+            "threshold": model.threshold if threshold is None else threshold,
+            "script_threshold": (
+                model.script_threshold if script_threshold is None else script_threshold
+            ),
+            "latin_threshold": model.latin_threshold if latin_threshold is None else latin_threshold,
+        }
+        for label, value in thresholds.items():
             if not 0.0 < value < 1.0:
                 raise InvalidSettingError(
                     f"multilingual_classifier {label} must be in (0, 1), got {value}"
                 )
         self.model = model
-        self.threshold = threshold
-        self.script_threshold = script_threshold
+        self.threshold = thresholds["threshold"]
+        self.script_threshold = thresholds["script_threshold"]
+        self.latin_threshold = thresholds["latin_threshold"]
 
     def score(self, text: str) -> float:
         """0 for a message the rail does not read; no model call then."""
         return self.model.score(text) if reads(text) else 0.0
 
     def threshold_for(self, text: str) -> float:
-        return self.script_threshold if in_other_script(text) else self.threshold
+        if in_other_script(text):
+            return self.script_threshold
+        if in_other_latin_language(text):
+            return self.latin_threshold
+        return self.threshold
 
     def check(self, text: str) -> Verdict:
         score = self.score(text)

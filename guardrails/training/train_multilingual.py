@@ -18,10 +18,11 @@ Each written file less its validation share (train_harmful_head.in_validation: t
 of the text that every trainer here uses, seed 0, share 0.2), so the multilingual rows the
 MiniLM adapter validated on are validation rows here too. The threshold is the lowest whose
 false-positive rate on the benign rows the rail reads of the written validation share and of
-the public validation split together is at most --max-fpr. The threshold for messages in other
-scripts (rail.in_other_script), where MiniLM's heads leave the decision to the rail, is the
-lowest whose false-positive rate on the benign validation rows in other scripts is at most
---max-script-fpr (thresholds.MAX_FPR, the bound every other threshold is chosen under).
+the public validation split together is at most --max-fpr. Where MiniLM's heads leave the
+decision to the rail, each of its two groups (rail.in_other_script, rail.in_other_latin_language)
+has its own threshold: the lowest whose false-positive rate on the group's benign validation
+rows is at most --max-alone-fpr (thresholds.MAX_FPR, the bound every other threshold is chosen
+under).
 
     OMP_NUM_THREADS=1 python -m guardrails.training.train_multilingual [--out PATH]
 
@@ -42,6 +43,7 @@ from guardrails.models.head import LogisticHead
 from guardrails.rails.multilingual_classifier import (
     DEFAULT_MODEL,
     MIN_LATIN_SHARE,
+    in_other_latin_language,
     in_other_script,
     reads,
 )
@@ -153,22 +155,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--epochs", type=int, default=150)
     p.add_argument("--l2", type=float, default=1e-6)
     p.add_argument("--max-fpr", type=float, default=0.01)
-    p.add_argument("--max-script-fpr", type=float, default=MAX_FPR)
+    p.add_argument("--max-alone-fpr", type=float, default=MAX_FPR)
     args = p.parse_args(argv)
 
     train_rows, val_rows = load_rows(args.seed, args.val_share)
     public_train, public_val = public_rows("train"), public_rows("validation")
     weights, bias = train(train_rows + public_train, args.epochs, args.l2, args.seed)
     weights = weights.astype(np.float16).astype(np.float32)  # as stored, so as scored
-    model = CharNgramModel(LogisticHead(weights, bias, 0.5, {}), 0.5)  # thresholds chosen below
+    model = CharNgramModel(LogisticHead(weights, bias, 0.5, {}), 0.5, 0.5)  # chosen below
     written_val = [r for r in val_rows if reads(r.text)]
     val = written_val + public_val
     scores = np.array([model.score(r.text) for r in val])
     labels = np.array([r.label for r in val])
     threshold = threshold_for_fpr(scores, labels, args.max_fpr)
-    other = np.array([in_other_script(r.text) for r in val])
-    script_threshold = threshold_for_fpr(scores[other], labels[other], args.max_script_fpr)
-    script_val = [r for r, o in zip(val, other, strict=True) if o]
+    alone = {}  # group -> (threshold, its validation rows)
+    for group, test in (("script", in_other_script), ("latin", in_other_latin_language)):
+        rows = np.array([test(r.text) for r in val])
+        t = threshold_for_fpr(scores[rows], labels[rows], args.max_alone_fpr)
+        alone[group] = (t, [r for r, inside in zip(val, rows, strict=True) if inside])
     by_group: dict[str, list[int]] = {}
     for r, s in zip(val, scores, strict=True):
         group = by_group.setdefault(f"{r.source}/{r.category}/{r.label}", [0, 0])
@@ -180,8 +184,10 @@ def main(argv: list[str] | None = None) -> int:
         "validation": rates(model, val, threshold),
         "validation_written": rates(model, written_val, threshold),
         "validation_public": rates(model, public_val, threshold),
-        "script_threshold": script_threshold,
-        "validation_other_scripts": rates(model, script_val, script_threshold),
+        "script_threshold": alone["script"][0],
+        "validation_other_scripts": rates(model, alone["script"][1], alone["script"][0]),
+        "latin_threshold": alone["latin"][0],
+        "validation_other_latin": rates(model, alone["latin"][1], alone["latin"][0]),
     }
     card = {
         "what": "linear classifier over hashed character 1-4-grams (models/char_ngram.py)",
@@ -193,14 +199,15 @@ def main(argv: list[str] | None = None) -> int:
         "epochs": args.epochs,
         "l2": args.l2,
         "max_fpr": args.max_fpr,
-        "max_script_fpr": args.max_script_fpr,
+        "max_alone_fpr": args.max_alone_fpr,
         **figures,
     }
     report = {
         **figures,
         "blocked_of_read_by_group": {k: f"{a}/{n}" for k, (a, n) in sorted(by_group.items())},
     }
-    CharNgramModel(LogisticHead(weights, bias, threshold, card), script_threshold).save(args.out)
+    head = LogisticHead(weights, bias, threshold, card)
+    CharNgramModel(head, alone["script"][0], alone["latin"][0]).save(args.out)
     print(json.dumps(report, indent=1, ensure_ascii=False))
     return 0
 

@@ -169,6 +169,7 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_CLASSIFIER_THRESHOLD", "0.4")
     monkeypatch.setenv("HEARTH_GUARDRAILS__MULTILINGUAL_CLASSIFIER_THRESHOLD", "0.7")
     monkeypatch.setenv("HEARTH_GUARDRAILS__MULTILINGUAL_CLASSIFIER_SCRIPT_THRESHOLD", "0.6")
+    monkeypatch.setenv("HEARTH_GUARDRAILS__MULTILINGUAL_CLASSIFIER_LATIN_THRESHOLD", "0.65")
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_JUDGE_THRESHOLD", "0.99")
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_JUDGE_GATE", "0")
     monkeypatch.setenv("HEARTH_GUARDRAILS__HARMFUL_OUTPUT_THRESHOLD", "0.9")
@@ -177,6 +178,7 @@ def test_rails_are_chosen_and_tuned_by_name(monkeypatch: pytest.MonkeyPatch) -> 
     assert (built.harmful_classifier_threshold, built.classifier_backend) == (0.4, "auto")
     assert built.multilingual_classifier_threshold == 0.7
     assert built.multilingual_classifier_script_threshold == 0.6
+    assert built.multilingual_classifier_latin_threshold == 0.65
     assert (built.harmful_judge_threshold, built.harmful_judge_gate) == (0.99, 0.0)
     # grounding is disabled and the tuned heads run their own encoder: no shared MiniLM
     assert not needs_embedder(built)
