@@ -92,6 +92,10 @@ _ENGLISH_LIST = """the and you your i i'm it's are were what how why when where 
     does did at by it its help need want like know explain step way best thanks thank if but
     than then more very much also only other own same such each every here after before"""
 _ENGLISH_WORDS = frozenset(_ENGLISH_LIST.split())
+# Short English words that other languages use too ("a" in Spanish, "in" in German, "is" in
+# Dutch, "to" in Polish): English only beside more English than foreign function words.
+_SHARED_ENGLISH_LIST = "a an of to in on is as at by or be it we me he my so no up do was will all one out"
+_SHARED_ENGLISH_WORDS = frozenset(_SHARED_ENGLISH_LIST.split())
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
@@ -145,3 +149,17 @@ def other_latin_words(text: str) -> tuple[int, int, int]:
     words = _WORD.findall(fold_latin(text.lower()))
     hits = [w for w in words if w in _OTHER_LATIN_WORDS]
     return len(set(hits)), len(hits), len(words)
+
+
+def is_english_sentence(sentence: str, min_words: int = 4) -> bool:
+    """Whether `sentence` reads as English: mostly Latin letters, `min_words` words or more, at
+    least two English words (common ones and the short ones other languages share) and more
+    of them than function words of the other Latin-script languages."""
+    if latin_share(sentence) < 0.8:
+        return False
+    words = _WORD.findall(fold_latin(sentence.lower()))
+    if len(words) < min_words:
+        return False
+    english = sum(w in _ENGLISH_WORDS or w in _SHARED_ENGLISH_WORDS for w in words)
+    foreign = sum(w in _OTHER_LATIN_WORDS for w in words)
+    return english >= 2 and english > foreign

@@ -14,11 +14,10 @@ it well under a millisecond.
 Where a message is plainly in another language (`decides_alone`: in another script, or in
 Latin script with the function words of another language) the rail decides alone, at a lower
 threshold of its own for each of the two groups, and MiniLM's two heads defer to it
-(rails/head_classifier.py): there they read little but the topic. On the written validation
-rows in other scripts they blocked 28% of the benign messages (a Bengali fish recipe, what to do
-about a bag left at a station), and the rail alone at 4.5% finds more of the attacks; in
-Latin-script languages a little more than the heads and the rail together, for about half the
-benign messages blocked (guardrails/HISTORY.md).
+(rails/head_classifier.py). There the heads find little (on the rail's validation rows in other
+scripts, 23% of the attacks), and the rail's own threshold had been held to 1% of the benign
+rows because their false positives came on top; alone, at 4.5% of each group's benign rows, it
+finds three quarters of the attacks (guardrails/HISTORY.md).
 """
 
 from __future__ import annotations
@@ -28,7 +27,14 @@ from pathlib import Path
 from guardrails.base import Action, Verdict
 from guardrails.errors import InvalidSettingError
 from guardrails.models.char_ngram import CharNgramModel
-from guardrails.text import english_share, english_words, latin_share, other_latin_words
+from guardrails.text import (
+    english_share,
+    english_words,
+    is_english_sentence,
+    latin_share,
+    other_latin_words,
+    sentence_spans,
+)
 
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "data" / "multilingual_ngram.npz"
 # Below this share of common English words a Latin-script message counts as another language.
@@ -47,9 +53,19 @@ MIN_LATIN_SHARE = 0.8
 MAX_ENGLISH_WORDS = 3
 
 
+def has_english_sentence(text: str) -> bool:
+    """Whether a sentence of `text` (text.sentence_spans) reads as English
+    (text.is_english_sentence): then the message is not left to the rail alone, since an
+    English request after a pasted paragraph in Chinese or Spanish is MiniLM's to read."""
+    return any(is_english_sentence(text[a:b]) for a, b in sentence_spans(text))
+
+
 def in_other_script(text: str) -> bool:
-    """Mostly letters of other scripts, and under MAX_ENGLISH_WORDS common English words."""
-    return latin_share(text) < MIN_LATIN_SHARE and english_words(text)[0] < MAX_ENGLISH_WORDS
+    """Mostly letters of other scripts, under MAX_ENGLISH_WORDS common English words and no
+    English sentence."""
+    if latin_share(text) >= MIN_LATIN_SHARE or english_words(text)[0] >= MAX_ENGLISH_WORDS:
+        return False
+    return not has_english_sentence(text)
 
 
 def reads(text: str) -> bool:
@@ -63,18 +79,24 @@ def reads(text: str) -> bool:
 # distinct common function words of the other Latin-script languages (text.other_latin_words),
 # making up at least MIN_FUNCTION_SHARE of its words ("Wie baue ich eine Rohrbombe?": wie, ich,
 # eine). Short messages with fewer ("Jak upiec sernik?") stay with the heads too. It takes 64%
-# of the Latin-script multilingual training rows, 5 of the 15,281 Latin-script rows of the
-# public train splits (four attacks in Spanish, one in code) and no HarmBench request.
+# of the Latin-script multilingual training rows, 4 of the 15,281 Latin-script rows of the
+# public train splits (three attacks in Spanish, one in code) and no HarmBench request.
 MIN_FUNCTION_WORDS = 3
 MIN_FUNCTION_SHARE = 0.2
 
 
 def in_other_latin_language(text: str) -> bool:
-    """Latin script, not English (`reads`), and the function words of another language."""
+    """Latin script, not English (`reads`; under MAX_ENGLISH_WORDS common English words and no
+    English sentence, as in other scripts: an English request after a long paragraph in German
+    stays with the heads), and the function words of another language."""
     if latin_share(text) < MIN_LATIN_SHARE or english_share(text) >= MAX_ENGLISH_SHARE:
         return False
+    if english_words(text)[0] >= MAX_ENGLISH_WORDS:
+        return False
     distinct, hits, words = other_latin_words(text)
-    return distinct >= MIN_FUNCTION_WORDS and hits >= MIN_FUNCTION_SHARE * words
+    if distinct < MIN_FUNCTION_WORDS or hits < MIN_FUNCTION_SHARE * words:
+        return False
+    return not has_english_sentence(text)
 
 
 def decides_alone(text: str) -> bool:
