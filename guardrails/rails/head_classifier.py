@@ -29,13 +29,22 @@ PIECE_CHARS = 800
 MAX_PIECES = 4
 
 
-def split_pieces(text: str, limit: int = PIECE_CHARS, max_pieces: int = MAX_PIECES) -> list[str]:
-    """Consecutive sentence groups of at most `limit` chars (a longer sentence is cut hard);
-    beyond `max_pieces`, the first and last pieces are kept."""
+def split_pieces(
+    text: str, limit: int = PIECE_CHARS, max_pieces: int = MAX_PIECES, paragraphs: bool = True
+) -> list[str]:
+    """Consecutive sentence groups of at most `limit` chars (a longer sentence is cut hard),
+    with `paragraphs` never across a blank line: a request after a pasted paragraph is read on
+    its own, not drowned in the paragraph. Beyond `max_pieces`, the first and last pieces are
+    kept."""
     pieces: list[str] = []
     current = ""
+    end = 0
     for a, b in sentence_spans(text) or [(0, len(text))]:
         sentence = text[a:b]
+        if paragraphs and current and text.count("\n", end, a) >= 2:  # a paragraph ended
+            pieces.append(current)
+            current = ""
+        end = b
         while len(sentence) > limit:
             pieces.append(sentence[:limit])
             sentence = sentence[limit:]
@@ -57,6 +66,9 @@ class HeadClassifierRail:
 
     name = "head_classifier"
     what = "flagged content"  # the block reason's wording
+    # Whether a piece ends at a blank line (split_pieces); the output head's threshold was
+    # chosen on windows read across them.
+    paragraph_pieces = True
 
     def __init__(
         self,
@@ -76,7 +88,7 @@ class HeadClassifierRail:
     def pieces(self, text: str) -> list[str]:
         """What the encoder reads of a message: one or more pieces, the highest score counts
         (invisible characters left out)."""
-        return split_pieces(strip_invisible(text))
+        return split_pieces(strip_invisible(text), paragraphs=self.paragraph_pieces)
 
     def score(self, text: str) -> float:
         vecs = self._embed(self.pieces(text))  # (P, D)

@@ -22,6 +22,8 @@ OUTPUT_HEAD = Path(__file__).resolve().parents[1] / "data" / "output_head.npz"
 class HarmfulOutputRail(HeadClassifierRail):
     """Blocks the stream at the first window whose head score reaches `threshold`."""
 
+    paragraph_pieces = False  # as its threshold was chosen
+
     name = "harmful_output"
     what = "harmful content in the answer"
 

@@ -91,6 +91,12 @@ def test_split_pieces_keeps_sentences_and_bounds_the_count() -> None:
     many = " ".join(f"Sentence {i}." for i in range(100))
     pieces = split_pieces(many, limit=12, max_pieces=4)
     assert pieces == ["Sentence 0.", "Sentence 1.", "Sentence 98.", "Sentence 99."]
+    # A blank line ends a piece; a single line break does not.
+    assert split_pieces("Notice one. Notice two.\n\nThe request", limit=100) == [
+        "Notice one. Notice two.", "The request"]  # fmt: skip
+    assert split_pieces("Line one.\nLine two.", limit=100) == ["Line one. Line two."]
+    assert split_pieces("One.\n\nTwo", limit=100, paragraphs=False) == ["One. Two"]
+    assert split_pieces("我们开会。请准备。\n \n Write it", limit=100) == ["我们开会。请准备。", "Write it"]
 
 
 def test_classifier_rails_read_no_invisible_characters() -> None:
