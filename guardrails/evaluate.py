@@ -22,6 +22,7 @@ import dataclasses
 import json
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +31,7 @@ import numpy as np
 from guardrails.base import Action, Verdict
 from guardrails.embedding import EmbedFn
 from guardrails.errors import DatasetError, GuardrailError, InvalidSettingError
-from guardrails.jsonl import jsonl_objects
+from guardrails.jsonl import jsonl_objects, write_jsonl
 from guardrails.pipeline import GuardrailPipeline, resolve_backend
 from guardrails.settings import GuardrailSettings
 
@@ -96,6 +97,25 @@ def dataset_rows(path: Path) -> list[dict]:
     if not rows:
         raise DatasetError(f"dataset {str(path)!r} has no rows")
     return rows
+
+
+def rewrite_dataset(source: Path, out: Path, change: Callable[[str], str]) -> int:
+    """Writes a copy of the evaluation file `source` to `out` with `change` applied to each
+    text (labels and other fields kept), for the commands that make probes of our files
+    (training/typos.py, training/padding.py). Exit status: 0, or 2 with the error on stderr
+    and no file written."""
+    try:
+        rows = dataset_rows(source)
+    except DatasetError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        write_jsonl(out, [{**r, "text": change(r["text"])} for r in rows])
+    except OSError as exc:
+        print(f"error: cannot write {str(out)!r}: {exc}", file=sys.stderr)
+        return 2
+    print(f"{len(rows)} rows -> {out}")
+    return 0
 
 
 def load_dataset(path: Path) -> list[tuple[str, int]]:

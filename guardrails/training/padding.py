@@ -12,7 +12,6 @@ paragraphs below are ours: an office notice about a meeting, the same in each la
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 PARAGRAPHS = {
@@ -51,9 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     """python -m guardrails.training.padding IN.jsonl OUT.jsonl --language L [--repeat N]: a copy
     of an evaluation file with each text after a harmless paragraph in language L (labels and
     other fields kept)."""
-    from guardrails.errors import DatasetError
-    from guardrails.evaluate import dataset_rows
-    from guardrails.jsonl import write_jsonl
+    from guardrails.evaluate import rewrite_dataset
 
     parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
     parser.add_argument("source", type=Path)
@@ -63,19 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error(f"--repeat must be at least 1, got {args.repeat}")
-    try:
-        rows = dataset_rows(args.source)
-    except DatasetError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    out = [{**r, "text": padded(r["text"], args.language, args.repeat)} for r in rows]
-    try:
-        write_jsonl(args.out, out)
-    except OSError as exc:
-        print(f"error: cannot write {str(args.out)!r}: {exc}", file=sys.stderr)
-        return 2
-    print(f"{len(rows)} rows -> {args.out}")
-    return 0
+    return rewrite_dataset(
+        args.source, args.out, lambda t: padded(t, args.language, args.repeat)
+    )
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 from pathlib import Path
 
 
@@ -42,9 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     """python -m guardrails.training.typos IN.jsonl OUT.jsonl [--rate R] [--seed S]: a copy of
     an evaluation file with typing slips in its texts (labels and other fields kept), to
     measure the rails on text as people type it."""
-    from guardrails.errors import DatasetError
-    from guardrails.evaluate import dataset_rows
-    from guardrails.jsonl import write_jsonl
+    from guardrails.evaluate import rewrite_dataset
 
     parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
     parser.add_argument("source", type=Path)
@@ -54,19 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0.0 <= args.rate <= 1.0:
         parser.error(f"--rate must be in [0, 1], got {args.rate}")
-    try:
-        rows = dataset_rows(args.source)
-    except DatasetError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
     rng = random.Random(args.seed)
-    try:
-        write_jsonl(args.out, [{**r, "text": with_slips(r["text"], rng, args.rate)} for r in rows])
-    except OSError as exc:
-        print(f"error: cannot write {str(args.out)!r}: {exc}", file=sys.stderr)
-        return 2
-    print(f"{len(rows)} rows -> {args.out}")
-    return 0
+    return rewrite_dataset(args.source, args.out, lambda t: with_slips(t, rng, args.rate))
 
 
 if __name__ == "__main__":
