@@ -6,8 +6,8 @@ piece score counts. Both rails cut a message the same way, so with one `MemoEmbe
 the encoder the two heads cost one embedding.
 
 With `defers_to` a rail scores every message but leaves those it names to another rail: the
-pipeline passes the multilingual rail's test for messages in other scripts. The score still
-counts for the rails gated on it.
+pipeline passes the multilingual rail's test for messages plainly in another language
+(`decides_alone`). The score still counts for the rails gated on it.
 """
 
 from __future__ import annotations
