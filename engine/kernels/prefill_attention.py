@@ -188,7 +188,7 @@ def paged_prefill_attention_reference(
         k = k.repeat_interleave(num_heads // kvh, 0)  # (H, ctx, D)
         v = v.repeat_interleave(num_heads // kvh, 0)
         scores = torch.einsum("thd,hnd->htn", q[start:end].float(), k) * scale  # (H, t, ctx)
-        visible = torch.ones(end - start, ctx, dtype=torch.bool).tril(diagonal=cached)
+        visible = torch.ones(end - start, ctx, dtype=torch.bool, device=q.device).tril(diagonal=cached)
         scores = scores.masked_fill(~visible, float("-inf"))
         out[start:end] = torch.einsum("htn,hnd->thd", scores.softmax(-1), v).to(q.dtype)
     return out
