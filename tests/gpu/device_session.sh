@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # One GPU session of issue 7, run in the repository root of a GPU machine whose python3 holds
-# torch, triton and transformers (our workplace's device tool): the GPU tests, the kernel
-# microbenchmarks and `engine.bench --suite gpu`, each under its own time limit so a slow or
-# failing step leaves the others' results. Everything lands in $OUT (default /tmp/gpu-out).
+# torch, triton and transformers (our workplace's device tool): the GPU tests, decode-step
+# profiles, the kernel microbenchmarks and `engine.bench --suite gpu`, each under its own time
+# limit so a slow or failing step leaves the others' results. Everything lands in $OUT (default /tmp/gpu-out).
 #
-#   bash tests/gpu/device_session.sh            # the whole session (at most 9.5 minutes)
+#   bash tests/gpu/device_session.sh [quick]    # tests, profiles, kernel benchmarks (4.5 min)
+#   bash tests/gpu/device_session.sh bench      # engine.bench --suite gpu, both models (6 min)
 #   bash tests/gpu/device_session.sh real       # only the checks that need the real weights
 #
 # Needs .whl/ (the gguf wheel) and .gpu-model/ (tests/gpu/gguf_parts.py split), and .gpu-suffix/
@@ -38,30 +39,39 @@ step() {  # step NAME SECONDS COMMAND...: one step, its time and exit status in 
 }
 
 REAL_ONLY="test_default_model_quantization_quality_in_bf16 or test_default_model_engine_gguf_auto_on_cuda_greedy"
-if [ "${1:-all}" = real ]; then
+MODE=${1:-quick}
+case $MODE in
+real)
     [ "$WEIGHTS" = real ] || { echo "the real weights did not arrive"; exit 1; }
     step tests-real 120 python3 -m pytest -q -p no:cacheprovider -rfE tests/gpu/test_quant.py \
-        -k "$REAL_ONLY or test_default_model_gguf_kernels_match" --junitxml="$OUT/junit-real.xml"
-    exit 0
-fi
-
-DESELECT="not test_quantized_faster_than_bf16_at_batch_1"
-[ "$WEIGHTS" = real ] || DESELECT="$DESELECT and not ($REAL_ONLY)"
-XDIST=$(python3 -c "import xdist" 2>/dev/null && echo "-n 8")
-step tests 75 python3 -m pytest -q -p no:cacheprovider -rfE $XDIST --timeout 70 tests/gpu \
-    -k "$DESELECT" --junitxml="$OUT/junit.xml"
-# Timing tests alone on the GPU.
-step tests-timing 25 python3 -m pytest -q -p no:cacheprovider -rfE tests/gpu/test_quant.py \
-    -k test_quantized_faster_than_bf16_at_batch_1 --junitxml="$OUT/junit-timing.xml"
-step bench-attention 20 sh -c "python3 -m engine.kernels.bench_attention --json > $OUT/attention.json"
-step bench-quant 30 sh -c "python3 -m engine.kernels.bench_quant --batch 1,16 --json > $OUT/quant.json"
-step bench-quant-row 55 python3 -m engine.bench --suite gpu --models default --skip batch1_itl \
-    --skip batch1_bandwidth --skip throughput_vs_hf --json "$OUT/gpu-quant.json"
-# One step per model: on the H200 each took about 2.5 minutes, most of it transformers.
-step bench-gpu-default 170 python3 -m engine.bench --suite gpu --models default --quant-model '' \
-    --json "$OUT/gpu-default.json"
-step bench-gpu-1b 180 python3 -m engine.bench --suite gpu --models dummy:llama-1b --quant-model '' \
-    --json "$OUT/gpu-1b.json"
-echo "=== summary (default model weights: $WEIGHTS)"
-grep -E "^=== |passed|failed|error" "$OUT/log.txt" | grep -v "^=== summary" | tail -40
-cat "$OUT/attention.json" "$OUT/quant.json" 2>/dev/null | head -c 4000
+        -k "$REAL_ONLY or test_default_model_gguf_kernels_match"
+    ;;
+quick)  # about 4.5 minutes
+    DESELECT="not test_quantized_faster_than_bf16_at_batch_1"
+    [ "$WEIGHTS" = real ] || DESELECT="$DESELECT and not ($REAL_ONLY)"
+    XDIST=$(python3 -c "import xdist" 2>/dev/null && echo "-n 8")
+    step tests 75 python3 -m pytest -q -p no:cacheprovider -rfE $XDIST --timeout 70 tests/gpu \
+        -k "$DESELECT"
+    # Timing tests alone on the GPU.
+    step tests-timing 25 python3 -m pytest -q -p no:cacheprovider -rfE tests/gpu/test_quant.py \
+        -k test_quantized_faster_than_bf16_at_batch_1
+    step profile-1b 35 python3 -m engine.bench_profile --model dummy:llama-1b \
+        --json "$OUT/profile-1b.json"
+    step profile-default 35 python3 -m engine.bench_profile --model default --dtype bfloat16 \
+        --json "$OUT/profile-default.json"
+    step bench-attention 20 sh -c "python3 -m engine.kernels.bench_attention --json > $OUT/attention.json"
+    step bench-quant 30 sh -c "python3 -m engine.kernels.bench_quant --batch 1,16 --json > $OUT/quant.json"
+    step bench-quant-row 55 python3 -m engine.bench --suite gpu --models default --skip batch1_itl \
+        --skip batch1_bandwidth --skip throughput_vs_hf --json "$OUT/gpu-quant.json"
+    ;;
+bench)  # about 6 minutes: one step per model, on the H200 each took about 2.5 minutes
+    step bench-gpu-default 170 python3 -m engine.bench --suite gpu --models default --quant-model '' \
+        --json "$OUT/gpu-default.json"
+    step bench-gpu-1b 180 python3 -m engine.bench --suite gpu --models dummy:llama-1b \
+        --quant-model '' --json "$OUT/gpu-1b.json"
+    ;;
+*)
+    echo "mode must be quick, bench or real, got $MODE"; exit 2 ;;
+esac
+echo "=== summary ($MODE; default model weights: $WEIGHTS)"
+grep -E "^=== |passed|failed|error|kernels \(" "$OUT/log.txt" | grep -v "^=== summary" | tail -40
