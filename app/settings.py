@@ -66,6 +66,9 @@ class EngineSettings(_Part):
     cuda_graphs: Literal["auto", "off", "static"] = Field(
         "auto", description="decode steps under CUDA graphs on a GPU ('auto') or eager ('off')"
     )
+    layer_kernels: Literal["auto", "torch", "triton"] = Field(
+        "auto", description="norms, rotary and SiLU as Triton kernels on CUDA ('auto'), or torch"
+    )
 
     def to_engine_config(self) -> EngineConfig:
         from engine.config import EngineConfig
@@ -86,6 +89,7 @@ class EngineSettings(_Part):
             attention_backend=self.attention_backend,
             quantization=self.quantization,
             cuda_graphs=self.cuda_graphs,
+            layer_kernels=self.layer_kernels,
         )
 
 

@@ -30,6 +30,7 @@ class ModelConfig:
 ATTENTION_BACKENDS = ("auto", "torch", "triton")
 QUANTIZATIONS = ("auto", "none", "gguf", "int8")
 CUDA_GRAPH_MODES = ("auto", "off", "static")
+LAYER_KERNELS = ("auto", "torch", "triton")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +66,10 @@ class EngineConfig:
     # triton attention backend. "static": the same padded static-buffer path, not captured (CPU
     # tests; tells a capture problem from a kernel problem). "off": every step eager.
     cuda_graphs: str = "auto"
+    # The small per-layer operations (residual add + RMSNorm, rotary, SiLU x up): one Triton
+    # kernel each ("triton") or torch ops ("torch"). "auto": triton with the triton attention
+    # backend (on CUDA), torch elsewhere. "triton" on a CPU needs TRITON_INTERPRET=1 (tests).
+    layer_kernels: str = "auto"
 
     def __post_init__(self) -> None:
         if self.block_size <= 0 or self.block_size & (self.block_size - 1):
@@ -83,6 +88,11 @@ class EngineConfig:
         if self.quantization not in QUANTIZATIONS:
             raise ValueError(
                 f"quantization must be one of {', '.join(QUANTIZATIONS)}; got {self.quantization!r}"
+            )
+        if self.layer_kernels not in LAYER_KERNELS:
+            raise ValueError(
+                f"layer_kernels must be one of {', '.join(LAYER_KERNELS)}; "
+                f"got {self.layer_kernels!r}"
             )
         if self.cuda_graphs not in CUDA_GRAPH_MODES:
             raise ValueError(

@@ -14,6 +14,7 @@ import torch
 from engine.config import EngineConfig, ModelConfig
 from engine.cuda_graphs import DecodeGraphs
 from engine.layers.attention import AttentionMetadata, DecodeGroup, KernelBatch, PrefillSeq
+from engine.layers.ops import layer_ops
 from engine.loader.quantized import packed_weights, resolve_quantization
 from engine.models.llama import KVCache, LlamaForCausalLM
 from engine.sampler import Sampler, SamplerOutput
@@ -71,6 +72,20 @@ def resolve_attention_backend(name: str, device: torch.device) -> str:
     return "triton"
 
 
+def resolve_layer_kernels(name: str, attention_backend: str, device: torch.device) -> str:
+    """"auto" follows the attention backend: the Triton kernels where it runs them (CUDA)."""
+    if name == "auto":
+        return "triton" if attention_backend == "triton" else "torch"
+    if name == "triton":
+        try:  # the attention kernels' conditions: Triton installed, and CUDA or its interpreter
+            resolve_attention_backend("triton", device)
+        except ValueError as exc:
+            raise ValueError(f"layer_kernels='triton' runs Triton kernels too: {exc}") from None
+    elif name != "torch":
+        raise ValueError(f"layer_kernels must be auto, torch or triton; got {name!r}")
+    return name
+
+
 def _triton_installed() -> bool:
     return importlib.util.find_spec("triton") is not None
 
@@ -112,6 +127,10 @@ class ModelRunner:
         if config.num_threads and self.device.type == "cpu":
             torch.set_num_threads(config.num_threads)
         self.model = self._build_model(weights, max_model_len)
+        self.layer_kernels = resolve_layer_kernels(
+            config.layer_kernels, self.attention_backend, self.device
+        )
+        self.model.ops = layer_ops(self.layer_kernels)
         self.num_blocks = self._num_kv_blocks()
         self.kv_caches = self._allocate_kv_caches(self.num_blocks)
         self.sampler = Sampler()

@@ -16,8 +16,9 @@ from engine.config import ModelConfig
 from engine.kernels.quant_formats import QuantizedWeight, cat_rows
 from engine.layers.attention import AttentionMetadata, paged_attention
 from engine.layers.norm import RMSNorm
+from engine.layers.ops import LayerOps, Rope, TorchLayerOps
 from engine.layers.quant_linear import QuantLinear
-from engine.layers.rotary import RotaryEmbedding, apply_rotary
+from engine.layers.rotary import RotaryEmbedding
 
 KVCache = tuple[torch.Tensor, torch.Tensor]  # (KVH, num_blocks, block_size, D) each
 Linear = nn.Linear | QuantLinear
@@ -63,9 +64,10 @@ class Attention(nn.Module):
     def forward(
         self,
         x: torch.Tensor,
-        rope: tuple[torch.Tensor, torch.Tensor],
+        rope: Rope,
         kv_cache: KVCache,
         meta: AttentionMetadata,
+        ops: LayerOps,
     ) -> torch.Tensor:
         T = x.shape[0]
         qkv = self.qkv_proj(x)  # (T, q_size + 2 kv_size)
@@ -73,7 +75,7 @@ class Attention(nn.Module):
         q = q.view(T, self.num_heads, self.head_dim)
         k = k.view(T, self.num_kv_heads, self.head_dim)
         v = v.view(T, self.num_kv_heads, self.head_dim)
-        q, k = apply_rotary(q, *rope), apply_rotary(k, *rope)
+        q, k = ops.rotary(q, k, rope)
         o = paged_attention(q, k, v, kv_cache[0], kv_cache[1], meta, self.scale)  # (T, H, D)
         return self.o_proj(o.reshape(T, self.q_size))
 
@@ -85,9 +87,8 @@ class MLP(nn.Module):
         self.gate_up_proj = nn.Linear(cfg.hidden_size, 2 * cfg.intermediate_size, bias=False)
         self.down_proj = nn.Linear(cfg.intermediate_size, cfg.hidden_size, bias=False)
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        gate, up = self.gate_up_proj(x).chunk(2, dim=-1)  # (T, I) each
-        return self.down_proj(F.silu(gate) * up)
+    def forward(self, x: torch.Tensor, ops: LayerOps) -> torch.Tensor:
+        return self.down_proj(ops.silu_and_mul(self.gate_up_proj(x)))  # (T, 2I) -> (T, I)
 
 
 class DecoderLayer(nn.Module):
@@ -101,12 +102,19 @@ class DecoderLayer(nn.Module):
     def forward(
         self,
         x: torch.Tensor,
-        rope: tuple[torch.Tensor, torch.Tensor],
+        residual: torch.Tensor | None,
+        rope: Rope,
         kv_cache: KVCache,
         meta: AttentionMetadata,
-    ) -> torch.Tensor:
-        x = x + self.self_attn(self.input_layernorm(x), rope, kv_cache, meta)
-        return x + self.mlp(self.post_attention_layernorm(x))
+        ops: LayerOps,
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """x: the previous layer's MLP output (the embeddings for the first layer, residual
+        None). Returns (this layer's MLP output, the residual stream before it): the next
+        layer's norm adds the two, in one kernel with the triton ops."""
+        h, residual = ops.add_rms_norm(x, residual, self.input_layernorm)
+        h = self.self_attn(h, rope, kv_cache, meta, ops)
+        h, residual = ops.add_rms_norm(h, residual, self.post_attention_layernorm)
+        return self.mlp(h, ops), residual
 
 
 class LlamaForCausalLM(nn.Module):
@@ -119,6 +127,8 @@ class LlamaForCausalLM(nn.Module):
         self.layers = nn.ModuleList(DecoderLayer(cfg) for _ in range(cfg.num_layers))
         self.norm = RMSNorm(cfg.hidden_size, cfg.rms_norm_eps)
         self.rope = RotaryEmbedding(cfg.head_dim, max_positions, cfg.rope_theta)
+        # How the small per-layer operations run; the runner sets the triton ops on a GPU.
+        self.ops: LayerOps = TorchLayerOps()
         self.embed_tokens: nn.Embedding | QuantLinear
         self.lm_head: Linear | None = (
             None
@@ -186,10 +196,12 @@ class LlamaForCausalLM(nn.Module):
             x = self.embed_tokens.embed(input_ids)  # (T, hidden)
         else:
             x = self.embed_tokens(input_ids)  # (T, hidden)
-        rope = self.rope.lookup(positions)  # once per step, shared by every layer
+        ops = self.ops
+        rope = ops.rope(self.rope, positions)  # once per step, shared by every layer
+        residual = None
         for layer, kv_cache in zip(self.layers, kv_caches, strict=True):
-            x = layer(x, rope, kv_cache, meta)
-        return self.norm(x)
+            x, residual = layer(x, residual, rope, kv_cache, meta, ops)
+        return ops.add_rms_norm(x, residual, self.norm)[0]
 
     def compute_logits(self, hidden: torch.Tensor) -> torch.Tensor:
         # hidden: (B, hidden) -> (B, V) float32
