@@ -80,7 +80,8 @@ def run(args: argparse.Namespace) -> dict:
     config = EngineConfig(model=args.model, dtype=args.dtype, device=args.device,
                           max_num_seqs=max(args.batch, 1), max_model_len=args.max_model_len,
                           attention_backend=args.attention_backend, quantization=args.quantization,
-                          cuda_graphs=args.cuda_graphs, kv_cache_memory_bytes=args.kv_cache_mib << 20,
+                          cuda_graphs=args.cuda_graphs, layer_kernels=args.layer_kernels,
+                          kv_cache_memory_bytes=args.kv_cache_mib << 20,
                           max_num_batched_tokens=max(args.prompt_len * args.batch, 512))
     llm = LLM(config)
     vocab = llm.core.model_config.vocab_size
@@ -117,15 +118,18 @@ def run(args: argparse.Namespace) -> dict:
     steps = seen[0] // args.batch - 1
     if steps != args.tokens:
         raise RuntimeError(f"expected {args.tokens} decode steps, saw {steps}")
-    return {"model": args.model, "device": str(llm.core.runner.device),
-            "dtype": str(llm.core.runner.dtype).removeprefix("torch."), "batch": args.batch,
-            "prompt_len": args.prompt_len, "graphs": llm.core.runner.graphs is not None
-            } | summarize(prof.key_averages(), steps, wall, args.top)
+    runner = llm.core.runner
+    setup = {"model": args.model, "device": str(runner.device),
+             "dtype": str(runner.dtype).removeprefix("torch."), "batch": args.batch,
+             "prompt_len": args.prompt_len, "graphs": runner.graphs is not None,
+             "layer_kernels": runner.layer_kernels}
+    return setup | summarize(prof.key_averages(), steps, wall, args.top)
 
 
 def table(result: dict) -> str:
     lines = [f"{result['model']} on {result['device']} ({result['dtype']}), batch "
-             f"{result['batch']}, prompt {result['prompt_len']}, graphs {result['graphs']}: "
+             f"{result['batch']}, prompt {result['prompt_len']}, graphs {result['graphs']}, layer "
+             f"kernels {result['layer_kernels']}: "
              f"{result['wall_us_per_step']} us a decode step, {result['kernels_per_step']} kernels "
              f"({result['kernel_us_per_step']} us), {result['kernel_launches_per_step']} kernel "
              f"launches and {result['graph_launches_per_step']} graph launches a step",
@@ -150,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--attention-backend", default="auto")
     ap.add_argument("--quantization", default="none")
     ap.add_argument("--cuda-graphs", default="auto")
+    ap.add_argument("--layer-kernels", default="auto", help="auto | torch | triton")
     ap.add_argument("--top", type=int, default=15)
     ap.add_argument("--json", default=None, help="also write the result here")
     args = ap.parse_args(argv)

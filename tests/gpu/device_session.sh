@@ -4,7 +4,7 @@
 # profiles, the kernel microbenchmarks and `engine.bench --suite gpu`, each under its own time
 # limit so a slow or failing step leaves the others' results. Everything lands in $OUT (default /tmp/gpu-out).
 #
-#   bash tests/gpu/device_session.sh [quick]    # tests, profiles, kernel benchmarks (4.5 min)
+#   bash tests/gpu/device_session.sh [quick]    # tests, profiles, kernel benchmarks (5 min)
 #   bash tests/gpu/device_session.sh bench      # engine.bench --suite gpu, both models (6 min)
 #   bash tests/gpu/device_session.sh real       # only the checks that need the real weights
 #
@@ -46,7 +46,7 @@ real)
     step tests-real 120 python3 -m pytest -q -p no:cacheprovider -rfE tests/gpu/test_quant.py \
         -k "$REAL_ONLY or test_default_model_gguf_kernels_match"
     ;;
-quick)  # about 4.5 minutes
+quick)  # about 5 minutes
     DESELECT="not test_quantized_faster_than_bf16_at_batch_1"
     [ "$WEIGHTS" = real ] || DESELECT="$DESELECT and not ($REAL_ONLY)"
     XDIST=$(python3 -c "import xdist" 2>/dev/null && echo "-n 8")
@@ -57,6 +57,9 @@ quick)  # about 4.5 minutes
         -k test_quantized_faster_than_bf16_at_batch_1
     step profile-1b 35 python3 -m engine.bench_profile --model dummy:llama-1b \
         --json "$OUT/profile-1b.json"
+    # The same with the per-layer ops in torch: what the fused kernels save.
+    step profile-1b-torch-ops 35 python3 -m engine.bench_profile --model dummy:llama-1b \
+        --layer-kernels torch --json "$OUT/profile-1b-torch-ops.json"
     step profile-default 35 python3 -m engine.bench_profile --model default --dtype bfloat16 \
         --json "$OUT/profile-default.json"
     step bench-attention 20 sh -c "python3 -m engine.kernels.bench_attention --json > $OUT/attention.json"
