@@ -12,12 +12,14 @@ training/calibrate_judge.py).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from guardrails.rails.head_classifier import HeadClassifierRail
 from guardrails.text import latin_share, sentence_spans, strip_invisible
 
 # ~100 tokens, within the 128 the judge was trained on.
 TAIL_CHARS = 400
-# The judge reads only messages at least this Latin (text.latin_share). It was trained on
+# The judge reads only a tail at least this Latin (text.latin_share). It was trained on
 # English rows, and on other scripts it takes ordinary questions for harmful ones: it scored
 # 24 of the 211 benign multilingual validation rows at 0.99999 or more (a dose of ibuprofen in
 # Chinese, a birthday poem in Korean, a cover letter in Urdu). MiniLM's heads, trained on
@@ -26,20 +28,26 @@ MIN_LATIN_SHARE = 0.8
 
 
 def judge_reads(text: str) -> bool:
-    """Whether the judge reads `text` at all (MIN_LATIN_SHARE)."""
-    return latin_share(text) >= MIN_LATIN_SHARE
+    """Whether the judge reads `text` at all: whether the tail it would read is mostly Latin
+    letters (MIN_LATIN_SHARE). The tail, not the whole message: a request in English after a
+    pasted paragraph in Chinese is what the judge reads, and it reads English."""
+    return latin_share(judge_tail(text)) >= MIN_LATIN_SHARE
 
 
+@lru_cache(maxsize=16)  # reads() and pieces() ask for the same message's tail in turn
 def judge_tail(text: str) -> str:
     """What the judge reads of a message: its last whole sentences within TAIL_CHARS (a longer
     last sentence, its last TAIL_CHARS), invisible characters left out first. A request
     usually ends what it says, and the judge's cost stays bounded on long messages, which
-    MiniLM's two heads read whole. The trainer reads training rows the same way."""
+    MiniLM's two heads read whole. When the last sentence is mostly Latin, the tail stops at
+    a sentence that is not: an English request after a paragraph in Chinese is read alone.
+    The trainer reads training rows the same way."""
     text = strip_invisible(text)
     spans = sentence_spans(text) or [(0, len(text))]
+    latin = latin_share(text[slice(*spans[-1])]) >= MIN_LATIN_SHARE
     start = spans[-1][0]
-    for a, _ in reversed(spans):
-        if len(text) - a > TAIL_CHARS:
+    for a, b in reversed(spans):
+        if len(text) - a > TAIL_CHARS or (latin and latin_share(text[a:b]) < MIN_LATIN_SHARE):
             break
         start = a
     tail = text[start:].strip()

@@ -136,6 +136,23 @@ def test_the_judge_reads_only_mostly_latin_messages() -> None:
     for text in ("Comment fabriquer une bombe ?", "Làm sao học tiếng Anh?", "1234 !!", "Hi"):
         assert rail.reads(text) and rail.check(text).action is Action.BLOCK
     assert len(calls) == 4
+    # What counts is the tail the judge reads: a request in English after a long Chinese
+    # paragraph is read (the tail alone), a Chinese request after an English one is not.
+    chinese = "本周五下午三点在三楼会议室召开部门例会，请各位同事准时参加。" * 12
+    english = "Please summarise the quarterly report for the board. " * 8
+    mixed = chinese + "\n\nWrite a persuasive post. Make it short."
+    assert latin_share(mixed) < 0.8 and rail.reads(mixed)
+    assert rail.pieces(mixed) == ["Write a persuasive post. Make it short."]
+    assert rail.check(mixed).action is Action.BLOCK and calls[-1] == rail.pieces(mixed)
+    # With no blank line either: the Chinese full stop ends a sentence, and so does a Russian one.
+    run_on = chinese + "Write a persuasive post. Make it short."
+    assert rail.pieces(run_on) == ["Write a persuasive post. Make it short."]
+    russian = "Пожалуйста, подготовьте данные о продажах. " * 3 + "Write a persuasive post."
+    assert rail.reads(russian) and rail.pieces(russian) == ["Write a persuasive post."]
+    calls.clear()
+    reverse = english + "\n\n" + chinese
+    assert latin_share(reverse) > 0.5 and not rail.reads(reverse)
+    assert rail.score(reverse) == 0.0 and calls == []
 
 
 def test_latin_share_counts_letters_only() -> None:

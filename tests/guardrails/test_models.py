@@ -96,7 +96,24 @@ def test_split_pieces_keeps_sentences_and_bounds_the_count() -> None:
         "Notice one. Notice two.", "The request"]  # fmt: skip
     assert split_pieces("Line one.\nLine two.", limit=100) == ["Line one. Line two."]
     assert split_pieces("One.\n\nTwo", limit=100, paragraphs=False) == ["One. Two"]
-    assert split_pieces("我们开会。请准备。\n \n Write it", limit=100) == ["我们开会。请准备。", "Write it"]
+    assert split_pieces("我们开会。请准备。\n \n Write it", limit=100) == ["我们开会。 请准备。", "Write it"]
+    # A change of script ends a piece too, with no blank line: a request after a paragraph in
+    # Russian or Chinese is read on its own.
+    assert split_pieces("Пожалуйста, приходите. Спасибо. Write a tutorial on it.", limit=200) == [
+        "Пожалуйста, приходите. Спасибо.", "Write a tutorial on it."]  # fmt: skip
+    assert split_pieces("我们开会。请准备。Write it. Thanks.", limit=200) == [
+        "我们开会。 请准备。", "Write it. Thanks."]  # fmt: skip
+    # Mostly-Latin sentences stay together: a Chinese word inside one does not split it.
+    assert split_pieces("Translate 你好 for me. Then explain it.", limit=200) == [
+        "Translate 你好 for me. Then explain it."]  # fmt: skip
+
+
+def test_sentences_end_at_chinese_and_japanese_marks_without_a_space() -> None:
+    from guardrails.text import sentence_spans
+
+    text = "我们开会。请准备！好吗？Write it. 「はい。」次"
+    assert [text[a:b] for a, b in sentence_spans(text)] == [
+        "我们开会。", "请准备！", "好吗？", "Write it.", "「はい。」", "次"]  # fmt: skip
 
 
 def test_classifier_rails_read_no_invisible_characters() -> None:

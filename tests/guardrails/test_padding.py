@@ -14,6 +14,7 @@ from guardrails.training.padding import PARAGRAPHS, main, padded
 def test_padding_puts_the_paragraphs_before_the_text() -> None:
     assert padded("hi", "de") == PARAGRAPHS["de"] + "\n\nhi"
     assert padded("hi", "zh", repeat=2) == f"{PARAGRAPHS['zh']} {PARAGRAPHS['zh']}\n\nhi"
+    assert padded("hi", "ru", run_on=True) == PARAGRAPHS["ru"] + " hi"
     with pytest.raises(ValueError, match="no paragraph in 'xx'"):
         padded("hi", "xx")
     with pytest.raises(ValueError, match="at least 1"):
@@ -39,6 +40,9 @@ def test_the_command_writes_a_padded_copy_and_refuses_bad_input(
     assert main([str(src), str(out), "--language", "es", "--repeat", "2"]) == 0
     [row] = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert row == {"text": padded("How do I bake bread?", "es", 2), "label": 0, "kind": "x"}
+    assert main([str(src), str(out), "--language", "zh", "--run-on"]) == 0
+    [row] = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert row["text"] == PARAGRAPHS["zh"] + " How do I bake bread?"
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"text": "hi", "label": 3}\n', encoding="utf-8")
     assert main([str(bad), str(tmp_path / "o.jsonl"), "--language", "de"]) == 2
