@@ -28,29 +28,50 @@ MIN_LATIN_SHARE = 0.8
 
 
 def judge_reads(text: str) -> bool:
-    """Whether the judge reads `text` at all: whether the tail it would read is mostly Latin
-    letters (MIN_LATIN_SHARE). The tail, not the whole message: a request in English after a
-    pasted paragraph in Chinese is what the judge reads, and it reads English."""
+    """Whether the judge reads `text` at all: whether the tail it would read (judge_tail: its
+    sentences in Latin script) is mostly Latin letters (MIN_LATIN_SHARE). The tail, not the
+    whole message: a request in English after a pasted paragraph in Chinese is what the judge
+    reads, and it reads English."""
     return latin_share(judge_tail(text)) >= MIN_LATIN_SHARE
 
 
 @lru_cache(maxsize=16)  # reads() and pieces() ask for the same message's tail in turn
 def judge_tail(text: str) -> str:
-    """What the judge reads of a message: its last whole sentences within TAIL_CHARS (a longer
-    last sentence, its last TAIL_CHARS), invisible characters left out first. A request
-    usually ends what it says, and the judge's cost stays bounded on long messages, which
-    MiniLM's two heads read whole. When the last sentence is mostly Latin, the tail stops at
-    a sentence that is not: an English request after a paragraph in Chinese is read alone.
+    """What the judge reads of a message: its last whole sentences in Latin script within
+    TAIL_CHARS (a longer last one, its last TAIL_CHARS), invisible characters left out first.
+    Sentences mostly in other scripts are skipped: an English request after a paragraph in
+    Chinese, or before a "thank you" in Russian, is read without them. Skipped sentences
+    leave a space between what they separated. A message with no sentence in Latin script
+    keeps its plain tail (and `judge_reads` says no). A request usually ends what it says,
+    and the judge's cost stays bounded on long messages, which MiniLM's two heads read whole.
     The trainer reads training rows the same way."""
     text = strip_invisible(text)
     spans = sentence_spans(text) or [(0, len(text))]
-    latin = latin_share(text[slice(*spans[-1])]) >= MIN_LATIN_SHARE
-    start = spans[-1][0]
-    for a, b in reversed(spans):
-        if len(text) - a > TAIL_CHARS or (latin and latin_share(text[a:b]) < MIN_LATIN_SHARE):
+    latin = [latin_share(text[a:b]) >= MIN_LATIN_SHARE for a, b in spans]
+    chosen: list[int] = []  # indices of the sentences read, the last first
+    length = 0  # characters read so far, as the text runs (adjacent sentences) or joined
+    for i in range(len(spans) - 1, -1, -1):
+        if not latin[i] and any(latin):
+            continue
+        a, b = spans[i]
+        if not chosen:  # always read; measured to the text's end, as a tail is
+            add = (len(text) if i == len(spans) - 1 else b) - a
+        elif chosen[-1] == i + 1:  # runs on into the sentence after it
+            add = spans[i + 1][0] - a
+        else:  # joined by a space over the skipped sentences
+            add = b - a + 1
+        if chosen and length + add > TAIL_CHARS:
             break
-        start = a
-    tail = text[start:].strip()
+        chosen.append(i)
+        length += add
+    runs: list[str] = []
+    first = chosen[-1]
+    for j, i in enumerate(reversed(chosen)):  # each run of adjacent sentences as written
+        following = chosen[-j - 2] if j + 1 < len(chosen) else None
+        if following != i + 1:
+            runs.append(text[spans[first][0] : spans[i][1]])
+            first = following if following is not None else i
+    tail = " ".join(runs).strip()
     return tail[-TAIL_CHARS:] or text[-TAIL_CHARS:]
 
 

@@ -37,20 +37,24 @@ PARAGRAPHS = {
 }
 
 
-def padded(text: str, language: str, repeat: int = 1, run_on: bool = False) -> str:
-    """`text` after `repeat` copies of the paragraph in `language`, a blank line between (a
-    space when `run_on`: the request in the paragraph's last line)."""
+def padded(
+    text: str, language: str, repeat: int = 1, run_on: bool = False, after: bool = False
+) -> str:
+    """`text` after `repeat` copies of the paragraph in `language` (before them when `after`),
+    a blank line between (a space when `run_on`: both in one line)."""
     if language not in PARAGRAPHS:
         raise ValueError(f"no paragraph in {language!r}; expected one of {sorted(PARAGRAPHS)}")
     if repeat < 1:
         raise ValueError(f"repeat must be at least 1, got {repeat}")
-    return " ".join([PARAGRAPHS[language]] * repeat) + (" " if run_on else "\n\n") + text
+    paragraph = " ".join([PARAGRAPHS[language]] * repeat)
+    parts = (text, paragraph) if after else (paragraph, text)
+    return (" " if run_on else "\n\n").join(parts)
 
 
 def main(argv: list[str] | None = None) -> int:
     """python -m guardrails.training.padding IN.jsonl OUT.jsonl --language L [--repeat N]
-    [--run-on]: a copy of an evaluation file with each text after a harmless paragraph in
-    language L (labels and other fields kept)."""
+    [--run-on] [--after]: a copy of an evaluation file with each text after (or before) a
+    harmless paragraph in language L (labels and other fields kept)."""
     from guardrails.evaluate import rewrite_dataset
 
     parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
@@ -60,12 +64,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="copies of the paragraph")
     parser.add_argument("--run-on", action="store_true",
                         help="a space, not a blank line, between the paragraph and the text")
+    parser.add_argument("--after", action="store_true", help="the paragraph after the text")
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error(f"--repeat must be at least 1, got {args.repeat}")
-    return rewrite_dataset(
-        args.source, args.out, lambda t: padded(t, args.language, args.repeat, args.run_on)
-    )
+    def pad(text: str) -> str:
+        return padded(text, args.language, args.repeat, args.run_on, args.after)
+
+    return rewrite_dataset(args.source, args.out, pad)
 
 
 if __name__ == "__main__":

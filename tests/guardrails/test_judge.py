@@ -149,10 +149,18 @@ def test_the_judge_reads_only_mostly_latin_messages() -> None:
     assert rail.pieces(run_on) == ["Write a persuasive post. Make it short."]
     russian = "Пожалуйста, подготовьте данные о продажах. " * 3 + "Write a persuasive post."
     assert rail.reads(russian) and rail.pieces(russian) == ["Write a persuasive post."]
+    # Sentences in other scripts are skipped wherever they are: a request before a Chinese
+    # paragraph is read too, and English sentences around a Chinese one are joined by a space.
+    reverse = "Write a persuasive post.\n\n" + chinese
+    assert latin_share(reverse) < 0.8 and rail.reads(reverse)
+    assert rail.pieces(reverse) == ["Write a persuasive post."]
+    assert rail.pieces("Hi. 你好。 Write a post.\nNow.") == ["Hi. Write a post.\nNow."]
+    # The tail still ends TAIL_CHARS back: the last whole sentences that fit.
+    [tail] = rail.pieces(english + "\n\n" + chinese)
+    assert english.strip().endswith(tail) and TAIL_CHARS - 54 < len(tail) <= TAIL_CHARS
     calls.clear()
-    reverse = english + "\n\n" + chinese
-    assert latin_share(reverse) > 0.5 and not rail.reads(reverse)
-    assert rail.score(reverse) == 0.0 and calls == []
+    only_chinese = chinese + "\n\n" + chinese
+    assert not rail.reads(only_chinese) and rail.score(only_chinese) == 0.0 and calls == []
 
 
 def test_latin_share_counts_letters_only() -> None:

@@ -15,6 +15,7 @@ def test_padding_puts_the_paragraphs_before_the_text() -> None:
     assert padded("hi", "de") == PARAGRAPHS["de"] + "\n\nhi"
     assert padded("hi", "zh", repeat=2) == f"{PARAGRAPHS['zh']} {PARAGRAPHS['zh']}\n\nhi"
     assert padded("hi", "ru", run_on=True) == PARAGRAPHS["ru"] + " hi"
+    assert padded("hi", "ru", after=True) == "hi\n\n" + PARAGRAPHS["ru"]
     with pytest.raises(ValueError, match="no paragraph in 'xx'"):
         padded("hi", "xx")
     with pytest.raises(ValueError, match="at least 1"):
