@@ -67,8 +67,8 @@ class EngineConfig:
     # tests; tells a capture problem from a kernel problem). "off": every step eager.
     cuda_graphs: str = "auto"
     # The small per-layer operations (residual add + RMSNorm, rotary, SiLU x up): one Triton
-    # kernel each ("triton") or torch ops ("torch"). "auto": triton with the triton attention
-    # backend (on CUDA), torch elsewhere. "triton" on a CPU needs TRITON_INTERPRET=1 (tests).
+    # kernel each ("triton") or torch ops ("torch"). "auto": triton where the triton attention
+    # backend runs on CUDA, torch elsewhere. "triton" on a CPU needs TRITON_INTERPRET=1 (tests).
     layer_kernels: str = "auto"
 
     def __post_init__(self) -> None:

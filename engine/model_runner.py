@@ -73,9 +73,11 @@ def resolve_attention_backend(name: str, device: torch.device) -> str:
 
 
 def resolve_layer_kernels(name: str, attention_backend: str, device: torch.device) -> str:
-    """"auto" follows the attention backend: the Triton kernels where it runs them (CUDA)."""
+    """"auto": the Triton kernels where the Triton attention runs on CUDA. On a CPU (Triton's
+    interpreter, in tests) only when asked for: interpreted, they would slow every engine
+    test that runs the attention kernels."""
     if name == "auto":
-        return "triton" if attention_backend == "triton" else "torch"
+        return "triton" if attention_backend == "triton" and device.type == "cuda" else "torch"
     if name == "triton":
         try:  # the attention kernels' conditions: Triton installed, and CUDA or its interpreter
             resolve_attention_backend("triton", device)

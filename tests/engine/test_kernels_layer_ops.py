@@ -122,7 +122,7 @@ def test_layer_ops_choice():
         layer_ops("cuda")
     cpu = torch.device("cpu")
     assert resolve_layer_kernels("auto", "torch", cpu) == "torch"
-    assert resolve_layer_kernels("auto", "triton", cpu) == "triton"
+    assert resolve_layer_kernels("auto", "triton", cpu) == "torch"  # interpreted: on request
     assert resolve_layer_kernels("torch", "triton", cpu) == "torch"
     # The tests run the interpreter, so "triton" is allowed on this CPU.
     assert resolve_layer_kernels("triton", "torch", cpu) == "triton"
