@@ -87,13 +87,14 @@ class EngineCore:
         request = Request(request_id, list(prompt_token_ids), params, eos_token_ids=eos)
         if params.seed is not None:
             request.generator = make_generator(params.seed, self.runner.device)
-        request.detokenizer = IncrementalDetokenizer(
-            self.tokenizer,
-            stop=params.stop,
-            include_stop_str_in_output=params.include_stop_str_in_output,
-            skip_special_tokens=params.skip_special_tokens,
-            prompt_token_ids=prompt_token_ids,
-        )
+        if params.detokenize:
+            request.detokenizer = IncrementalDetokenizer(
+                self.tokenizer,
+                stop=params.stop,
+                include_stop_str_in_output=params.include_stop_str_in_output,
+                skip_special_tokens=params.skip_special_tokens,
+                prompt_token_ids=prompt_token_ids,
+            )
         self.scheduler.add_request(request)
 
     def abort(self, request_id: str) -> RequestOutput | None:
@@ -144,7 +145,7 @@ class EngineCore:
             status, request.stop_reason = RequestStatus.FINISHED_STOPPED, token
         elif token in request.eos_token_ids:
             status = RequestStatus.FINISHED_STOPPED
-        else:
+        elif request.detokenizer is not None:
             update = request.detokenizer.update([token])
             text = update.text
             if update.stopped:
@@ -155,7 +156,8 @@ class EngineCore:
         ):
             status = RequestStatus.FINISHED_LENGTH
         if status is not None:
-            if request.stop_reason is None or not isinstance(request.stop_reason, str):
+            no_stop_string = request.stop_reason is None or not isinstance(request.stop_reason, str)
+            if request.detokenizer is not None and no_stop_string:
                 text += request.detokenizer.flush()
             self.scheduler.finish_request(request, status)
         return self._output(request, text, [token], logprobs)

@@ -37,6 +37,9 @@ class SamplingParams:
     use_beam_search: bool = False
     beam_width: int = 1
     length_penalty: float = 1.0
+    # False: no text, token ids only (as vLLM's flag). Saves the per-token incremental decode,
+    # which an offline batch pays for nothing; needs no stop strings (they are matched in text).
+    detokenize: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.stop, str):
@@ -75,6 +78,9 @@ class SamplingParams:
             raise bad("stop", self.stop, "a list of non-empty strings")
         if len(self.stop) > 16:
             raise bad("stop", self.stop, "at most 16 strings")
+        if not self.detokenize and self.stop:
+            raise bad("stop", self.stop, "empty when detokenize is False (stop strings are "
+                      "matched in the text)")
         if any(not isinstance(t, int) or t < 0 for t in self.stop_token_ids):
             raise bad("stop_token_ids", self.stop_token_ids, "a list of token ids >= 0")
         if self.logprobs is not None and not 0 <= self.logprobs <= 20:

@@ -17,6 +17,7 @@ from engine import (
     SamplingParams,
 )
 from engine.core import EngineCore
+from engine.errors import InvalidSamplingParamsError
 
 QUESTIONS = [
     "What is the capital of France?",
@@ -154,6 +155,39 @@ def test_stop_token_ids_max_tokens_and_min_tokens(loaded_model, reference):
     eos = llm.core.model_config.eos_token_ids
     r = llm.generate([chat(q)], SamplingParams(max_tokens=30, min_tokens=30, temperature=0.0))[0]
     assert len(r.token_ids) == 30 and not set(r.token_ids) & set(eos)
+
+
+def test_text_decoded_at_the_end_equals_the_streamed_text(loaded_model, reference):
+    # Without a callback and without stop strings, generate decodes each output once at the
+    # end; with a callback it streams through the incremental detokenizer. Same text.
+    llm = make_llm(loaded_model)
+    first = reference[QUESTIONS[0]].token_ids
+    prompts = [chat(q) for q in QUESTIONS[:6]]
+    params = [
+        SamplingParams(max_tokens=64, temperature=0.0),  # long enough to end at EOS
+        SamplingParams(max_tokens=7, temperature=0.0),  # cut by length, mid-word maybe
+        SamplingParams(max_tokens=40, temperature=1.0, seed=7),
+        SamplingParams(max_tokens=20, temperature=0.0, stop_token_ids=[first[2]]),
+        SamplingParams(max_tokens=64, temperature=0.0, skip_special_tokens=False),
+        SamplingParams(max_tokens=30, temperature=0.8, top_k=20, seed=3),
+    ]
+    prompts[3] = chat(QUESTIONS[0])
+    streamed = llm.generate(prompts, params, on_output=lambda out: None)
+    at_end = llm.generate(prompts, params)
+    assert [r.token_ids for r in at_end] == [r.token_ids for r in streamed]
+    assert [r.text for r in at_end] == [r.text for r in streamed]
+    assert {r.finish_reason for r in at_end} == {"stop", "length"}
+    assert at_end[3].stop_reason == first[2] and at_end[3].token_ids == first[:3]
+    assert all(r.text for r in at_end)
+
+
+def test_detokenize_false_returns_token_ids_only(loaded_model, reference):
+    llm = make_llm(loaded_model)
+    q = QUESTIONS[0]
+    r = llm.generate([chat(q)], SamplingParams(max_tokens=20, temperature=0.0, detokenize=False))[0]
+    assert r.token_ids == reference[q].token_ids and r.text == ""
+    with pytest.raises(InvalidSamplingParamsError, match="detokenize"):
+        SamplingParams(stop=["."], detokenize=False)
 
 
 def test_seed_gives_the_same_text_alone_and_batched(loaded_model):
