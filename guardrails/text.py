@@ -154,15 +154,26 @@ def other_latin_words(text: str) -> tuple[int, int, int]:
     return len(set(hits)), len(hits), len(words)
 
 
+def _english_and_foreign(sentence: str) -> tuple[int, int, int]:
+    """(English words, counting the short ones other languages share; function words of the
+    other Latin-script languages; all words) of `sentence`, diacritics ignored."""
+    words = _WORD.findall(fold_latin(sentence.lower()))
+    english = sum(w in _ENGLISH_WORDS or w in _SHARED_ENGLISH_WORDS for w in words)
+    return english, sum(w in _OTHER_LATIN_WORDS for w in words), len(words)
+
+
 def is_english_sentence(sentence: str, min_words: int = 4) -> bool:
     """Whether `sentence` reads as English: mostly Latin letters, `min_words` words or more, at
     least two English words (common ones and the short ones other languages share) and more
     of them than function words of the other Latin-script languages."""
     if latin_share(sentence) < 0.8:
         return False
-    words = _WORD.findall(fold_latin(sentence.lower()))
-    if len(words) < min_words:
-        return False
-    english = sum(w in _ENGLISH_WORDS or w in _SHARED_ENGLISH_WORDS for w in words)
-    foreign = sum(w in _OTHER_LATIN_WORDS for w in words)
-    return english >= 2 and english > foreign
+    english, foreign, words = _english_and_foreign(sentence)
+    return words >= min_words and english >= 2 and english > foreign
+
+
+def leans_other_latin(sentence: str) -> bool:
+    """Whether `sentence` has more function words of the other Latin-script languages than
+    English words (at least one): "Danach gehen wir essen." does, "Hola amigo." does not."""
+    english, foreign, _ = _english_and_foreign(sentence)
+    return foreign > english

@@ -15,7 +15,13 @@ from __future__ import annotations
 from functools import lru_cache
 
 from guardrails.rails.head_classifier import HeadClassifierRail
-from guardrails.text import latin_share, sentence_spans, strip_invisible
+from guardrails.text import (
+    is_english_sentence,
+    latin_share,
+    leans_other_latin,
+    sentence_spans,
+    strip_invisible,
+)
 
 # ~100 tokens, within the 128 the judge was trained on.
 TAIL_CHARS = 400
@@ -50,10 +56,13 @@ def judge_tail(text: str) -> str:
     latin = [latin_share(text[a:b]) >= MIN_LATIN_SHARE for a, b in spans]
     chosen: list[int] = []  # indices of the sentences read, the last first
     length = 0  # characters read so far, as the text runs (adjacent sentences) or joined
+    english = False  # whether the last sentence read is plainly English
     for i in range(len(spans) - 1, -1, -1):
         if not latin[i] and any(latin):
             continue
         a, b = spans[i]
+        if english and leans_other_latin(text[a:b]):
+            break  # an English request after a paragraph in French or German: read alone
         if not chosen:  # always read; measured to the text's end, as a tail is
             add = (len(text) if i == len(spans) - 1 else b) - a
         elif chosen[-1] == i + 1:  # runs on into the sentence after it
@@ -62,6 +71,8 @@ def judge_tail(text: str) -> str:
             add = b - a + 1
         if chosen and length + add > TAIL_CHARS:
             break
+        if not chosen:
+            english = is_english_sentence(text[a:b])
         chosen.append(i)
         length += add
     runs: list[str] = []

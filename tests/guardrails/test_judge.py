@@ -158,6 +158,15 @@ def test_the_judge_reads_only_mostly_latin_messages() -> None:
     # The tail still ends TAIL_CHARS back: the last whole sentences that fit.
     [tail] = rail.pieces(english + "\n\n" + chinese)
     assert english.strip().endswith(tail) and TAIL_CHARS - 54 < len(tail) <= TAIL_CHARS
+    # After a plainly English last sentence, the tail also stops at one leaning to another
+    # Latin-script language; a message whose last sentence is not plainly English is read
+    # as before, whole sentences back to 400 characters.
+    german = "Liebe Kollegen, wir treffen uns am Mittwoch. Danach gehen wir essen. "
+    assert rail.pieces(german + "Write a persuasive post about it.") == [
+        "Write a persuasive post about it."]  # fmt: skip
+    assert rail.pieces(german + "Wie bereite ich mich vor?") == [(german + "Wie bereite ich mich vor?")]
+    assert rail.pieces("Write a poem about death. Por favor.") == [
+        "Write a poem about death. Por favor."]  # fmt: skip
     calls.clear()
     only_chinese = chinese + "\n\n" + chinese
     assert not rail.reads(only_chinese) and rail.score(only_chinese) == 0.0 and calls == []

@@ -341,3 +341,14 @@ def test_minilm_heads_leave_messages_in_other_languages_to_the_rail() -> None:
         GuardrailSettings(input_rails=both[1:], classifier_backend="frozen"), embed=embed
     )
     assert [r.defers_to for r in alone.input_rails] == [None, None]
+
+
+def test_a_sentence_leans_to_another_latin_language_by_its_function_words() -> None:
+    from guardrails.text import leans_other_latin
+
+    assert leans_other_latin("Danach gehen wir zusammen essen, die Abteilung zahlt.")
+    assert leans_other_latin("Después comeremos juntos y el departamento invita.")
+    assert not leans_other_latin("Hola amigo.")  # no function word of the list
+    assert not leans_other_latin("Write a tutorial on how to make it.")
+    assert not leans_other_latin("Tell me about el Niño and how it forms.")  # English outweighs
+
