@@ -78,7 +78,7 @@ def summarize(events, steps: int, wall_s: float, top: int) -> dict:
 
 def run(args: argparse.Namespace) -> dict:
     config = EngineConfig(model=args.model, dtype=args.dtype, device=args.device,
-                          max_num_seqs=max(args.batch, 1), max_model_len=args.max_model_len,
+                          max_num_seqs=args.batch, max_model_len=args.max_model_len,
                           attention_backend=args.attention_backend, quantization=args.quantization,
                           cuda_graphs=args.cuda_graphs, layer_kernels=args.layer_kernels,
                           kv_cache_memory_bytes=args.kv_cache_mib << 20,

@@ -4,8 +4,9 @@ rotary embedding of q and k, SiLU(gate) x up.
 In bf16 torch they are 28 kernel launches a layer: 8 for the two norms and their residual adds
 (casts to float32 and back), 18 for rotary on q and k (casts, four products, two sums, a cat),
 2 for SiLU and the product. Here they are 4. At batch 1 a decode step is mostly such small
-launches: on an H200 a SmolLM2-135M step took 2.4 ms for 284 MB of weights (tests/gpu/NOTES.md). Each kernel computes in float32 and rounds once to the
-activations' dtype; the torch references beside them are the CPU path's exact arithmetic.
+launches: on an H200 a SmolLM2-135M step took 2.4 ms for 284 MB of weights
+(tests/gpu/NOTES.md). Each kernel computes in float32 and rounds once to the activations'
+dtype. The references are the torch path itself (engine/layers/ops.py).
 """
 
 from __future__ import annotations
@@ -13,6 +14,13 @@ from __future__ import annotations
 import torch
 import triton
 import triton.language as tl
+
+from engine.layers.ops import add_rms_norm_torch as add_rms_norm_reference
+from engine.layers.ops import silu_and_mul_torch as silu_and_mul_reference
+from engine.layers.rotary import apply_rotary
+
+__all__ = ["add_rms_norm", "add_rms_norm_reference", "rotary", "rotary_reference",
+           "silu_and_mul", "silu_and_mul_reference"]
 
 
 # ---------------------------------------------------------------------- residual add + RMSNorm
@@ -61,26 +69,18 @@ def add_rms_norm(
             raise ValueError(f"residual {tuple(residual.shape)} {residual.dtype} does not match "
                              f"x {tuple(x.shape)} {x.dtype}")
     out = torch.empty_like(x)
-    summed = torch.empty_like(x) if residual is not None else x
+    res = x if residual is None else residual  # not read without a residual
+    summed = x if residual is None else torch.empty_like(x)
     if x.shape[0]:
         hidden = x.shape[1]
         _add_rms_norm_kernel[(x.shape[0],)](
-            x, residual if residual is not None else x, weight, out, summed,
-            x.stride(0), (residual if residual is not None else x).stride(0), out.stride(0),
-            summed.stride(0), hidden, eps,
+            x, res, weight, out, summed,
+            x.stride(0), res.stride(0), out.stride(0), summed.stride(0), hidden, eps,
             HAS_RESIDUAL=residual is not None,
             BLOCK=triton.next_power_of_2(hidden),
             num_warps=_warps(hidden),
         )
     return out, summed
-
-
-def add_rms_norm_reference(
-    x: torch.Tensor, residual: torch.Tensor | None, weight: torch.Tensor, eps: float
-) -> tuple[torch.Tensor, torch.Tensor]:
-    summed = x if residual is None else x + residual
-    normed = torch.nn.functional.rms_norm(summed.float(), (x.shape[-1],), weight.float(), eps)
-    return normed.to(x.dtype), summed
 
 
 # ------------------------------------------------------------------------------------- rotary
@@ -155,8 +155,8 @@ def rotary_reference(
     q: torch.Tensor, k: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor,
     positions: torch.Tensor,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    from engine.layers.rotary import apply_rotary
-
+    """The torch path: each row's cos and sin looked up, then rotated (the kernel looks up
+    itself)."""
     c, s = cos[positions].unsqueeze(1), sin[positions].unsqueeze(1)
     return apply_rotary(q, c, s), apply_rotary(k, c, s)
 
@@ -188,11 +188,6 @@ def silu_and_mul(x: torch.Tensor) -> torch.Tensor:
             x, out, x.stride(0), out.stride(0), inter, BLOCK=block, num_warps=_warps(block)
         )
     return out
-
-
-def silu_and_mul_reference(x: torch.Tensor) -> torch.Tensor:
-    gate, up = x.chunk(2, dim=-1)
-    return torch.nn.functional.silu(gate) * up
 
 
 # ------------------------------------------------------------------------------------ helpers

@@ -7,12 +7,27 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from engine.layers.norm import RMSNorm
+from engine.layers.norm import RMSNorm, rms_norm
 from engine.layers.rotary import RotaryEmbedding, apply_rotary
 
 # What `rope` carries from `RotaryEmbedding` to `rotary`: the step's cos/sin rows for torch,
 # the whole tables and the positions for the kernel (it looks the rows up itself).
 Rope = tuple[torch.Tensor, ...]
+
+
+def add_rms_norm_torch(
+    x: torch.Tensor, residual: torch.Tensor | None, weight: torch.Tensor, eps: float
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(rms_norm(x + residual) * weight, x + residual); residual None: (rms_norm(x), x). The
+    sum in x's dtype, as the layers added before the kernels came."""
+    summed = x if residual is None else x + residual
+    return rms_norm(summed, weight, eps), summed
+
+
+def silu_and_mul_torch(gate_up: torch.Tensor) -> torch.Tensor:
+    """(T, 2I), gate then up -> SiLU(gate) * up, (T, I)."""
+    gate, up = gate_up.chunk(2, dim=-1)
+    return F.silu(gate) * up
 
 
 class TorchLayerOps:
@@ -21,9 +36,7 @@ class TorchLayerOps:
     def add_rms_norm(
         self, x: torch.Tensor, residual: torch.Tensor | None, norm: RMSNorm
     ) -> tuple[torch.Tensor, torch.Tensor]:
-        """(norm(x + residual), x + residual); residual None: (norm(x), x)."""
-        summed = x if residual is None else x + residual
-        return norm(summed), summed
+        return add_rms_norm_torch(x, residual, norm.weight, norm.eps)
 
     def rope(self, rotary: RotaryEmbedding, positions: torch.Tensor) -> Rope:
         return rotary.lookup(positions)
@@ -33,8 +46,7 @@ class TorchLayerOps:
         return apply_rotary(q, cos, sin), apply_rotary(k, cos, sin)
 
     def silu_and_mul(self, gate_up: torch.Tensor) -> torch.Tensor:
-        gate, up = gate_up.chunk(2, dim=-1)  # (T, I) each
-        return F.silu(gate) * up
+        return silu_and_mul_torch(gate_up)
 
 
 class TritonLayerOps(TorchLayerOps):
