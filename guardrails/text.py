@@ -58,6 +58,15 @@ def latin_share(text: str) -> float:
     return latin / len(letters)
 
 
+# A text at least this Latin (latin_share) is in Latin script: where MiniLM's pieces and the
+# judge's tail tell one script from another.
+LATIN_SCRIPT_SHARE = 0.8
+
+
+def in_latin_script(text: str) -> bool:
+    return latin_share(text) >= LATIN_SCRIPT_SHARE
+
+
 # Chinese and Japanese full stops and marks end a sentence with no space after them.
 _SENTENCE_END = re.compile(
     r"[.!?]+[\"')\]]*(?=\s|$)|[。！？]+[」』”’）]*|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)"
@@ -166,7 +175,7 @@ def is_english_sentence(sentence: str, min_words: int = 4) -> bool:
     """Whether `sentence` reads as English: mostly Latin letters, `min_words` words or more, at
     least two English words (common ones and the short ones other languages share) and more
     of them than function words of the other Latin-script languages."""
-    if latin_share(sentence) < 0.8:
+    if not in_latin_script(sentence):
         return False
     english, foreign, words = _english_and_foreign(sentence)
     return words >= min_words and english >= 2 and english > foreign

@@ -16,8 +16,9 @@ from functools import lru_cache
 
 from guardrails.rails.head_classifier import HeadClassifierRail
 from guardrails.text import (
+    LATIN_SCRIPT_SHARE,
+    in_latin_script,
     is_english_sentence,
-    latin_share,
     leans_other_latin,
     sentence_spans,
     strip_invisible,
@@ -30,7 +31,7 @@ TAIL_CHARS = 400
 # 24 of the 211 benign multilingual validation rows at 0.99999 or more (a dose of ibuprofen in
 # Chinese, a birthday poem in Korean, a cover letter in Urdu). MiniLM's heads, trained on
 # messages in 26 languages, judge those alone.
-MIN_LATIN_SHARE = 0.8
+MIN_LATIN_SHARE = LATIN_SCRIPT_SHARE
 
 
 def judge_reads(text: str) -> bool:
@@ -38,7 +39,7 @@ def judge_reads(text: str) -> bool:
     sentences in Latin script) is mostly Latin letters (MIN_LATIN_SHARE). The tail, not the
     whole message: a request in English after a pasted paragraph in Chinese is what the judge
     reads, and it reads English."""
-    return latin_share(judge_tail(text)) >= MIN_LATIN_SHARE
+    return in_latin_script(judge_tail(text))
 
 
 @lru_cache(maxsize=16)  # reads() and pieces() ask for the same message's tail in turn
@@ -53,35 +54,32 @@ def judge_tail(text: str) -> str:
     The trainer reads training rows the same way."""
     text = strip_invisible(text)
     spans = sentence_spans(text) or [(0, len(text))]
-    latin = [latin_share(text[a:b]) >= MIN_LATIN_SHARE for a, b in spans]
+    latin = [in_latin_script(text[a:b]) for a, b in spans]
+    skip_other_scripts = any(latin)
     chosen: list[int] = []  # indices of the sentences read, the last first
-    length = 0  # characters read so far, as the text runs (adjacent sentences) or joined
+    length = 0  # characters read, adjacent sentences as written, others joined by a space
     english = False  # whether the last sentence read is plainly English
     for i in range(len(spans) - 1, -1, -1):
-        if not latin[i] and any(latin):
-            continue
         a, b = spans[i]
+        if skip_other_scripts and not latin[i]:
+            continue
+        if not chosen:  # always read, measured to the text's end as a tail is
+            english = is_english_sentence(text[a:b])
+            length = (len(text) if i == len(spans) - 1 else b) - a
+            chosen.append(i)
+            continue
         if english and leans_other_latin(text[a:b]):
             break  # an English request after a paragraph in French or German: read alone
-        if not chosen:  # always read; measured to the text's end, as a tail is
-            add = (len(text) if i == len(spans) - 1 else b) - a
-        elif chosen[-1] == i + 1:  # runs on into the sentence after it
-            add = spans[i + 1][0] - a
-        else:  # joined by a space over the skipped sentences
-            add = b - a + 1
-        if chosen and length + add > TAIL_CHARS:
+        length += spans[i + 1][0] - a if chosen[-1] == i + 1 else b - a + 1
+        if length > TAIL_CHARS:
             break
-        if not chosen:
-            english = is_english_sentence(text[a:b])
         chosen.append(i)
-        length += add
-    runs: list[str] = []
-    first = chosen[-1]
-    for j, i in enumerate(reversed(chosen)):  # each run of adjacent sentences as written
-        following = chosen[-j - 2] if j + 1 < len(chosen) else None
+    runs: list[str] = []  # each run of adjacent sentences as written, in text order
+    start = chosen[-1]
+    for i, following in zip(chosen[::-1], [*chosen[-2::-1], None], strict=True):
         if following != i + 1:
-            runs.append(text[spans[first][0] : spans[i][1]])
-            first = following if following is not None else i
+            runs.append(text[spans[start][0] : spans[i][1]])
+            start = following
     tail = " ".join(runs).strip()
     return tail[-TAIL_CHARS:] or text[-TAIL_CHARS:]
 

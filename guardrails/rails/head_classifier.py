@@ -20,16 +20,13 @@ from guardrails.base import Action, Verdict
 from guardrails.embedding import EmbedFn
 from guardrails.errors import InvalidSettingError
 from guardrails.models.head import LogisticHead
-from guardrails.text import latin_share, sentence_spans, strip_invisible
+from guardrails.text import in_latin_script, sentence_spans, strip_invisible
 
 PIECE_CHARS = 800
 # MiniLM's cost grows with the tokens it reads (~0.1-0.3 ms a token on one core of this CPU),
 # so a long message is read at its head and tail only: at most 4 pieces (~1,000 tokens).
 # Measured against 8 pieces: no decision changed on the dev set or the held-out splits.
 MAX_PIECES = 4
-# A sentence at least this Latin (text.latin_share) is in Latin script for split_pieces, as
-# for the judge (rails/harmful_judge.py).
-LATIN_PIECE_SHARE = 0.8
 
 
 def split_pieces(
@@ -46,7 +43,7 @@ def split_pieces(
     was_latin = None
     for a, b in sentence_spans(text) or [(0, len(text))]:
         sentence = text[a:b]
-        latin = latin_share(sentence) >= LATIN_PIECE_SHARE
+        latin = in_latin_script(sentence)
         new_paragraph = text.count("\n", end, a) >= 2
         if paragraphs and current and (new_paragraph or latin != was_latin):
             pieces.append(current)

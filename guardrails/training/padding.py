@@ -7,6 +7,7 @@ tail, and decide partly by the language most of it is in (the multilingual rail'
 paragraphs below are ours: an office notice about a meeting, the same in each language.
 
     python -m guardrails.training.padding IN.jsonl OUT.jsonl --language zh [--repeat N]
+        [--run-on] [--after]
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error(f"--repeat must be at least 1, got {args.repeat}")
+
     def pad(text: str) -> str:
         return padded(text, args.language, args.repeat, args.run_on, args.after)
 
