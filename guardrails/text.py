@@ -53,9 +53,18 @@ def latin_share(text: str) -> float:
     letters = [ch for ch in text if ch.isalpha()]
     if not letters:
         return 1.0
-    # An ASCII letter is Latin; only the others need their Unicode name looked up.
-    latin = sum(ch.isascii() or unicodedata.name(ch, "").startswith("LATIN") for ch in letters)
+    # An ASCII letter is Latin; only the others need looking up.
+    latin = sum(ch.isascii() or _is_latin(ch) for ch in letters)
     return latin / len(letters)
+
+
+@lru_cache(maxsize=4096)
+def _is_latin(ch: str) -> bool:
+    """A Latin letter by its Unicode name ("é"), or one that NFKC makes ASCII: fullwidth
+    ("ｅ") and mathematical ("𝐞") letters, which attacks use to hide English words."""
+    if unicodedata.name(ch, "").startswith("LATIN"):
+        return True
+    return unicodedata.normalize("NFKC", ch).isascii()
 
 
 # A text at least this Latin (latin_share) is in Latin script: where MiniLM's pieces and the

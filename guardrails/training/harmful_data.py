@@ -153,6 +153,13 @@ MULTILINGUAL_ATTACKS_3 = DATA / "attacks_multilingual_3.jsonl"
 # evaluation row dropped.
 MULTILINGUAL_BENIGN_4 = DATA / "benign_multilingual_4.jsonl"
 MULTILINGUAL_ATTACKS_4 = DATA / "attacks_multilingual_4.jsonl"
+# A fifth round in all 26 languages, after a blind probe (tests/guardrails/data/
+# multilingual_probe.jsonl) found the multilingual rail blocking recipes (moussaka, vareniki,
+# rajma) and a bomb-disposal question: per language 24 everyday requests, 20 harmless ones in
+# alarming words, 17 harmful requests and 3 injections; two helpers that read no project file;
+# 73 of 1,664 rows near an evaluation row dropped.
+MULTILINGUAL_BENIGN_5 = DATA / "benign_multilingual_5.jsonl"
+MULTILINGUAL_ATTACKS_5 = DATA / "attacks_multilingual_5.jsonl"
 # Pasted text to proofread, rewrite, shorten or translate (often misspelt), and carelessly typed
 # messages, `{text, label, kind}`: kinds "pasted" and "careless" are benign, "harmful" and
 # "injection" the same dresses on attacks (phishing to polish, threats to make scarier, a pasted

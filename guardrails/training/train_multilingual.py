@@ -3,10 +3,10 @@ guardrails/data/multilingual_ngram.npz.
 
 Rows (all written by helpers that read no project file; near_duplicates.py dropped every line
 close to an evaluation row):
-- harmful_data.MULTILINGUAL_BENIGN / MULTILINGUAL_ATTACKS (26 languages) and three more
-  rounds, MULTILINGUAL_*_2, _3 (the same languages) and _4 (the 11 Latin-script ones): more
+- harmful_data.MULTILINGUAL_BENIGN / MULTILINGUAL_ATTACKS (26 languages) and four more
+  rounds, MULTILINGUAL_*_2, _3, _5 (the same languages) and _4 (the 11 Latin-script ones): more
   harmful requests per topic, in more varied dress, and harmless messages on the same
-  sensitive topics;
+  sensitive topics (_5: everyday requests and alarming words);
 - the other written sets of both labels (harmful_data.WRITTEN_SETS: pasted text, continuation
   turns, look-alikes), mostly English, so that English words mixed into a message are no cue;
 - benign chat follow-ups and social turns;
@@ -55,9 +55,11 @@ from guardrails.training.harmful_data import (
     MULTILINGUAL_ATTACKS_2,
     MULTILINGUAL_ATTACKS_3,
     MULTILINGUAL_ATTACKS_4,
+    MULTILINGUAL_ATTACKS_5,
     MULTILINGUAL_BENIGN_2,
     MULTILINGUAL_BENIGN_3,
     MULTILINGUAL_BENIGN_4,
+    MULTILINGUAL_BENIGN_5,
     WRITTEN_SETS,
     jsonl_rows,
     load_written,
@@ -84,6 +86,8 @@ def load_rows(seed: int, share: float) -> tuple[list[Example], list[Example]]:
             (MULTILINGUAL_ATTACKS_3, "multilingual_3"),
             (MULTILINGUAL_BENIGN_4, "multilingual_4"),
             (MULTILINGUAL_ATTACKS_4, "multilingual_4"),
+            (MULTILINGUAL_BENIGN_5, "multilingual_5"),
+            (MULTILINGUAL_ATTACKS_5, "multilingual_5"),
         )
         for r in jsonl_rows(path, source, "kind")
     ]

@@ -175,6 +175,10 @@ def test_the_judge_reads_only_mostly_latin_messages() -> None:
 def test_latin_share_counts_letters_only() -> None:
     assert latin_share("") == 1.0 and latin_share("42 + 7 = 49") == 1.0
     assert latin_share("Ελληνικά") == 0.0 and latin_share("été à Hanoï") == 1.0
+    # Fullwidth and mathematical letters are Latin too (NFKC makes them ASCII): attacks hide
+    # English words in them. Halfwidth katakana stays katakana.
+    assert latin_share("I have been ＰＷＮＥＤ") == 1.0 and latin_share("𝐢𝐠𝐧𝐨𝐫𝐞 it") == 1.0
+    assert latin_share("ｶﾀｶﾅ") == 0.0
     assert latin_share("用 Python 写") == 6 / 8  # six Latin letters, two Chinese
 
 
