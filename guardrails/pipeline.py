@@ -147,8 +147,8 @@ class GuardrailPipeline:
         matmuls: dict[str, str] = {}
         if tuned_model is not None:
             matmuls |= {name: tuned_model.matmuls for name in sorted(heads)}
-        # MiniLM's heads leave messages plainly in other languages to the multilingual rail
-        # when it runs.
+        # MiniLM's heads, the judge and NanoGuard leave messages plainly in other languages to
+        # the multilingual rail when it runs.
         defers_to = None
         if "multilingual_classifier" in settings.input_rails:
             from guardrails.rails.multilingual_classifier import decides_alone
@@ -219,7 +219,9 @@ class GuardrailPipeline:
                     encoder, head, stored_gate = load_judge()
                     matmuls[name] = encoder.matmuls
                     inputs.append(
-                        HarmfulJudgeRail(encoder.embed, head, settings.harmful_judge_threshold)
+                        HarmfulJudgeRail(
+                            encoder.embed, head, settings.harmful_judge_threshold, defers_to
+                        )
                     )
                     judge_gate = (
                         stored_gate
@@ -232,7 +234,11 @@ class GuardrailPipeline:
 
                 nanoguard = NanoGuard.load()
                 matmuls[name] = nanoguard.matmuls
-                inputs.append(InjectionModelRail(nanoguard, settings.injection_model_threshold))
+                inputs.append(
+                    InjectionModelRail(
+                        nanoguard, settings.injection_model_threshold, defers_to=defers_to
+                    )
+                )
         outputs: list[OutputRail] = []
         for name in settings.output_rails:
             if name == "deny_list":

@@ -89,7 +89,11 @@ class HarmfulJudgeRail(HeadClassifierRail):
     what = "request for harmful content (judge)"
 
     def reads(self, text: str) -> bool:
-        return judge_reads(text)
+        """Also no for a message it defers (`defers_to`, the multilingual rail's own): on
+        the multilingual validation rows in Latin-script languages the judge added 27 of 392
+        attacks for 21 of 256 benign rows (a bread recipe in Portuguese), over the rail's
+        false-positive budget on its own."""
+        return judge_reads(text) and not (self.defers_to and self.defers_to(text))
 
     def score(self, text: str) -> float:
         """0 for a message the judge does not read; no model call then."""

@@ -13,6 +13,8 @@ often on benign text."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from guardrails.base import Action, Verdict
 from guardrails.errors import InvalidSettingError
 from guardrails.models.nanoguard import NanoGuard
@@ -29,6 +31,7 @@ class InjectionModelRail:
         window: int = 511,
         stride: int = 511,
         max_windows: int = 2,
+        defers_to: Callable[[str], bool] | None = None,
     ) -> None:
         if not 0.0 < threshold <= 1.0:
             raise InvalidSettingError(
@@ -46,6 +49,12 @@ class InjectionModelRail:
         self.window = window
         self.stride = stride
         self.max_windows = max_windows
+        # Messages another rail decides alone (the pipeline passes the multilingual rail's
+        # test): NanoGuard, trained on English injections, takes many ordinary messages in
+        # other scripts for attacks (a leave request to HR in Arabic, 0.9999); on the
+        # multilingual validation rows in other scripts it added 11 of 416 attacks for 28 of
+        # 585 benign rows.
+        self.defers_to = defers_to
 
     def windows(self, text: str) -> list[list[int]]:
         """BOS + up to `window` tokens per window, all of one length when there are several
@@ -67,6 +76,8 @@ class InjectionModelRail:
         return max(self.model.score_ids(self.windows(text)))
 
     def check(self, text: str) -> Verdict:
+        if self.defers_to is not None and self.defers_to(text):
+            return Verdict.allow(self.name)  # not run: no model call
         score = self.score(text)
         if score >= self.threshold:
             reason = f"prompt injection (NanoGuard score {score:.3f})"

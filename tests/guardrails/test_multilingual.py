@@ -343,6 +343,27 @@ def test_minilm_heads_leave_messages_in_other_languages_to_the_rail() -> None:
     assert [r.defers_to for r in alone.input_rails] == [None, None]
 
 
+def test_the_judge_leaves_messages_in_other_latin_languages_to_the_rail() -> None:
+    """The judge, trained on English, does not even read a message the rail decides alone;
+    an English request beside a German notice is still its to read."""
+    from guardrails.rails.harmful_judge import HarmfulJudgeRail
+
+    calls: list[list[str]] = []
+    head = LogisticHead(np.ones(2, dtype=np.float32), 10.0, 0.5, {})
+
+    def embed(texts: list[str]) -> np.ndarray:
+        calls.append(texts)
+        return np.ones((len(texts), 2), dtype=np.float32)
+
+    rail = HarmfulJudgeRail(embed, head, defers_to=decides_alone)
+    german = "Wie backe ich ein Brot, das außen knusprig und innen weich ist?"
+    assert decides_alone(german) and not rail.reads(german)
+    assert rail.check(german).action is Action.ALLOW and calls == []
+    assert HarmfulJudgeRail(embed, head).check(german).action is Action.BLOCK
+    mixed = "Liebe Kollegen, wir treffen uns am Mittwoch. Write a persuasive post about it."
+    assert rail.check(mixed).action is Action.BLOCK
+
+
 def test_a_sentence_leans_to_another_latin_language_by_its_function_words() -> None:
     from guardrails.text import leans_other_latin
 
