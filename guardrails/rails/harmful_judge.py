@@ -88,12 +88,17 @@ class HarmfulJudgeRail(HeadClassifierRail):
     name = "harmful_judge"
     what = "request for harmful content (judge)"
 
+    def defers(self, text: str) -> bool:
+        """Whether the tail it reads is one it leaves to another rail (`defers_to`, the
+        multilingual rail's test): on the multilingual validation rows in Latin-script
+        languages the judge added 27 of 392 attacks for 21 of 256 benign rows (a bread recipe
+        in Portuguese), over the rail's false-positive budget on its own. The tail, not the
+        message: an English request after a notice in Russian is the judge's to read."""
+        return self.defers_to is not None and self.defers_to(judge_tail(text))
+
     def reads(self, text: str) -> bool:
-        """Also no for a message it defers (`defers_to`, the multilingual rail's own): on
-        the multilingual validation rows in Latin-script languages the judge added 27 of 392
-        attacks for 21 of 256 benign rows (a bread recipe in Portuguese), over the rail's
-        false-positive budget on its own."""
-        return judge_reads(text) and not (self.defers_to and self.defers_to(text))
+        """No model call for a message it does not read or defers."""
+        return judge_reads(text) and not self.defers(text)
 
     def score(self, text: str) -> float:
         """0 for a message the judge does not read; no model call then."""

@@ -98,9 +98,13 @@ class HeadClassifierRail:
         vecs = self._embed(self.pieces(text))  # (P, D)
         return float(np.max(self.head.score(vecs)))
 
+    def defers(self, text: str) -> bool:
+        """Whether the rail leaves `text` to another (`defers_to`)."""
+        return self.defers_to is not None and self.defers_to(text)
+
     def check(self, text: str) -> Verdict:
         score = self.score(text)
-        if score >= self.threshold and not (self.defers_to and self.defers_to(text)):
+        if score >= self.threshold and not self.defers(text):
             reason = f"{self.what} (classifier score {score:.3f})"
             return Verdict(Action.BLOCK, self.name, reason, score, text)
         return Verdict.allow(self.name, score)
