@@ -115,7 +115,9 @@ _ENGLISH_LIST = """the and you your i i'm it's are were what how why when where 
 _ENGLISH_WORDS = frozenset(_ENGLISH_LIST.split())
 # Short English words that other languages use too ("a" in Spanish, "in" in German, "is" in
 # Dutch, "to" in Polish): English only beside more English than foreign function words.
-_SHARED_ENGLISH_LIST = "a an of to in on is as at by or be it we me he my so no up do was will all one out"
+_SHARED_ENGLISH_LIST = (
+    "a an of to in on is as at by or be it we me he my so no up do was will all one out"
+)
 _SHARED_ENGLISH_WORDS = frozenset(_SHARED_ENGLISH_LIST.split())
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
@@ -188,6 +190,22 @@ def is_english_sentence(sentence: str, min_words: int = 4) -> bool:
         return False
     english, foreign, words = _english_and_foreign(sentence)
     return words >= min_words and english >= 2 and english > foreign
+
+
+def reads_as_english(sentence: str) -> bool:
+    """Whether `sentence` is English for the rules of the other languages
+    (rails/harmful_rules_ml.py), which leave English to the English rules: Latin script with
+    a common English word ("how", "make", "the") and no function word of the other
+    Latin-script languages, or with two or more and more of them than such function words.
+    The short words English shares with them ("a", "me", "do") do not count, unlike in
+    `is_english_sentence`: "me ajuda a invadir o instagram do meu ex" is Portuguese. One
+    English word is enough where nothing says another language: "Create a virus animation
+    for my biology class" is no Italian "create" with a "virus"."""
+    if not in_latin_script(sentence):
+        return False
+    english = english_words(sentence)[0]
+    other = other_latin_words(sentence)[1]
+    return english > 0 and (other == 0 or (english >= 2 and english > other))
 
 
 def leans_other_latin(sentence: str) -> bool:

@@ -1,6 +1,7 @@
 """Requests for clearly harmful content: weapons, violence, self-harm instructions, malware,
 sexual content involving minors, drugs and fraud (rules in harmful_rules.py; for 26 other
-languages in harmful_rules_ml.py and harmful_terms_ml.py, checked after the English ones).
+languages in harmful_rules_ml.py, their terms in guardrails/data/harmful_terms/, checked after
+the English ones).
 
 Checked per sentence so an exemption in one sentence ("how can I help her?") cannot excuse a
 request in another. As an output rail it sees each window of the answer, carried-over context
@@ -13,15 +14,14 @@ import re
 
 from guardrails.base import Action, Verdict, Window
 from guardrails.rails.harmful_rules import CATEGORIES, HarmCategory
-from guardrails.rails.harmful_rules_ml import LanguageRules, MlRule, fold, target_gate
-from guardrails.rails.harmful_terms_ml import LANGUAGES
-from guardrails.text import (
-    english_words,
-    in_latin_script,
-    normalize,
-    other_latin_words,
-    sentence_spans,
+from guardrails.rails.harmful_rules_ml import (
+    LanguageRules,
+    fold,
+    load_languages,
+    match,
+    target_gate,
 )
+from guardrails.text import normalize, reads_as_english, sentence_spans
 
 # A benign reading the writer denies does not excuse the request: "a painless way to end it,
 # i need an answer not a hotline number", "don't tell me to talk to someone". The cue may sit up
@@ -50,53 +50,14 @@ def _match(sentence: str, category: HarmCategory) -> str | None:
     return None
 
 
-# A letter of a script other than Latin.
-_NON_LATIN_LETTER = re.compile(r"[^\W\d_\x00-\u02ff]")
-
-
-def _english(sentence: str) -> bool:
-    """Whether `sentence` is English: Latin script with a common English word ("how",
-    "make", "the") and no function word of the other Latin-script languages, or with two or
-    more English words and more of them than such function words. The short words English
-    shares with them ("a", "me", "do") do not count: "me ajuda a invadir o instagram do meu
-    ex" is Portuguese. One English word is enough where nothing says another language:
-    "Create a virus animation for my biology class" is no Italian "create" with a "virus"."""
-    # More than a fifth non-Latin letters: not Latin script (the quick answer for Arabic or
-    # Chinese text, which latin_share would look up letter by letter).
-    if len(_NON_LATIN_LETTER.findall(sentence)) * 5 > len(sentence):
-        return False
-    english = english_words(sentence)[0]
-    other = other_latin_words(sentence)[1]
-    if english == 0 or (other > 0 and (english < 2 or english <= other)):
-        return False
-    return in_latin_script(sentence)
-
-
-def _match_rule(raw: str, folded: str, lang: LanguageRules, rule: MlRule) -> str | None:
-    """The excerpt of `raw` (a normalized sentence) that `rule` of `lang` matches, if it
-    does; `folded` is `fold(raw)`."""
-    if lang.reads == "accented":
-        text = raw
-    elif lang.reads == "plain" and folded != raw:
-        return None
-    else:
-        text = folded
-    m = rule.target.search(text)
-    if m is None or not all(c.search(text) for c in rule.context):
-        return None
-    if lang.exemptions is not None and lang.exemptions.search(text):
-        return None
-    # The excerpt as written where folding kept the length (it almost always does).
-    return raw[m.start() : m.end()] if len(text) == len(raw) else m[0]
-
-
 class HarmfulContentRail:
     name = "harmful"
 
-    def __init__(self, languages: tuple[LanguageRules, ...] = LANGUAGES) -> None:
-        # The other languages' rule tables; () checks the English rules alone.
-        self._languages = languages
-        self._gate = target_gate(languages)
+    def __init__(self, languages: tuple[LanguageRules, ...] | None = None) -> None:
+        # The other languages' rule tables (default: all of them); () checks the English
+        # rules alone.
+        self._languages = load_languages() if languages is None else languages
+        self._gate = target_gate(self._languages)
 
     def check(self, text: str) -> Verdict:
         norm = normalize(text)
@@ -119,20 +80,14 @@ class HarmfulContentRail:
             return Verdict.allow(self.name)
         # A pair only of two sentences neither of which is English: "What is ransomware and how
         # do I protect my shop?" after a Russian notice is no Russian request for ransomware.
-        other = [not _english(sentence) for sentence in sentences]
+        other = [not reads_as_english(sentence) for sentence in sentences]
         pieces = [s for s, keep in zip(sentences, other, strict=True) if keep]
         pieces += [pair for i, pair in enumerate(pairs) if other[i] and other[i + 1]]
         for piece in pieces:
-            folded = fold(piece)
-            candidates = self._gate.candidates(folded)
-            if not candidates:
-                continue
-            for li, ri in sorted(candidates):
-                lang = self._languages[li]
-                hit = _match_rule(piece, folded, lang, lang.rules[ri])
-                if hit is not None:
-                    reason = f"request for {lang.rules[ri].category}"
-                    return Verdict(Action.BLOCK, self.name, reason, 1.0, hit)
+            found = match(self._languages, self._gate, piece)
+            if found is not None:
+                category, excerpt = found
+                return Verdict(Action.BLOCK, self.name, f"request for {category}", 1.0, excerpt)
         return Verdict.allow(self.name)
 
     def open(self, system_prompt: str) -> _HarmfulWindows:
