@@ -76,16 +76,17 @@ def in_latin_script(text: str) -> bool:
     return latin_share(text) >= LATIN_SCRIPT_SHARE
 
 
-# Chinese and Japanese full stops and marks end a sentence with no space after them.
+# Chinese and Japanese full stops and marks end a sentence with no space after them; so do the
+# Arabic question mark, the Urdu full stop and the danda of Hindi and Bengali, usually with one.
 _SENTENCE_END = re.compile(
-    r"[.!?]+[\"')\]]*(?=\s|$)|[。！？]+[」』”’）]*|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)"
+    r"[.!?]+[\"')\]]*(?=\s|$)|[。！？؟۔।॥]+[」』”’）\"')]*|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)"
 )
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Char spans (start, end) of the sentences in `text`, leading/trailing spaces excluded.
-    A sentence ends at . ! ? followed by a space or the end, at 。！？, at a blank line, or
-    before a list item; the spans are in order and do not overlap."""
+    A sentence ends at . ! ? followed by a space or the end, at 。！？ ؟ ۔ । ॥, at a blank line,
+    or before a list item; the spans are in order and do not overlap."""
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _SENTENCE_END.finditer(text):

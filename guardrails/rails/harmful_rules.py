@@ -24,6 +24,14 @@ _MAKE = (
 _CREATE_CODE = (
     r"(?:write|create|generate|build|code|make|develop|program|give me|craft|design|draft)"
 )
+# A virus is malware only where something says computer: "Create a virus animation for my
+# biology class" and "a short video explaining how a virus infects a cell" are biology.
+_COMPUTER_VIRUS = (
+    r"(?:computer|macro|boot[- ]?sector|polymorphic|metamorphic|file[- ]?infecting|usb|email|"
+    r"script|python|batch|vbs)\s+virus(?:es)?|virus(?:es)?\s+(?:that|which|to|in|for)\b.{0,40}\b"
+    r"(?:files?|computers?|pcs?|laptops?|windows|system32|networks?|servers?|usb|drives?|disks?|"
+    r"data|passwords?|tokens?|browsers?|registry|boot|python|powershell|batch|code)"
+)
 _PERSON = (
     r"(?:someone|somebody|a person|people|(?:my|his|her|the|a|our|their) "
     r"(?:husband|wife|partner|boss|neighbou?r|teacher|brother|sister|mother|father|mom|dad|"
@@ -48,6 +56,19 @@ _SEXUAL = (
 # make chlorine gas" is a safety question).
 _CW_AGENT = r"(?:tabun|soman|cyclosarin|novichoks?|lewisites?|sulfur mustards?|sulphur mustards?)"
 _AGENT = rf"(?:anthrax|ricin|sarin|vx|nerve agents?|mustard gas|botulinum|botulism|{_CW_AGENT})"
+_PATHOGEN = (
+    r"(?:virus(?:es)?|pathogens?|bacteri(?:um|a)|strains?|flu|influenza|coronavirus|smallpox|"
+    r"plague|anthrax|ebola|measles)"
+)
+_ALTER = (
+    r"(?:make|making|build|building|create|creating|engineer\w*|edit\w*|modify\w*|enhanc\w*|"
+    r"mutat\w*|alter\w*|turn\w*|weaponi[sz]\w*|breed\w*|design\w*)"
+)
+_ENHANCED = (
+    r"(?:more (?:lethal|deadly|transmissible|contagious|infectious|virulent|dangerous)|deadlier|"
+    r"escapes?\s+(?:the\s+)?(?:current\s+|existing\s+)?(?:vaccines?|immunity|antibodies)|"
+    r"vaccine[- ]resistant|resistant to (?:vaccines?|antibiotics|antivirals|treatment))"
+)
 _CARE = (
     r"(?:vaccines?|vaccinat\w*|antidotes?|treat\w*|exposure|poisoning|symptoms?|contagious|"
     r"affects?|public health)"
@@ -117,6 +138,30 @@ WEAPONS = HarmCategory(
         # Medicine and public health, when the sentence asks to make or get none of it.
         rf"^(?!.*\b{_MAKE}\b).*"
         rf"(?:\b{_AGENT}\b.{{0,60}}\b{_CARE}\b|\b{_CARE}\b.{{0,40}}\b{_AGENT}\b)",
+    ),
+)
+
+# Enhancing a pathogen: "make a virus escape the current vaccines", "build a more lethal version
+# of a virus". A category of its own for its exemptions: why such work is controversial, its
+# history and rules are questions to answer.
+PATHOGENS = HarmCategory(
+    "biological weapons",
+    _gate(
+        r"virus|pathogen|bacteri|strain|flu\b|influenza|coronavirus|smallpox|plague|anthrax|"
+        r"ebola|measles"
+    ),
+    _c(
+        rf"\b{_ALTER}\s+(?:an?|the|this|that|my|some|its)?\s*(?:[\w-]+\s+){{0,2}}{_PATHOGEN}\b"
+        rf".{{0,40}}\b{_ENHANCED}",
+        rf"\b{_ALTER}\s+(?:an?|the|this|that|my|some)?\s*{_ENHANCED}\s+(?:version|variant|strain|"
+        rf"form)\s+of\s+(?:an?|the)?\s*(?:[\w-]+\s+){{0,2}}{_PATHOGEN}\b",
+        rf"\b{_ALTER}\s+(?:an?|the)?\s*{_ENHANCED}\s+(?:[\w-]+\s+){{0,2}}{_PATHOGEN}\b",
+    ),
+    _c(
+        r"\bwhy\b.{0,80}\b(?:controversial|banned|illegal|dangerous|risky|regulated|restricted)\b",
+        r"\b(?:ethic\w*|debate\w*|controvers\w*|moratorium|oversight|biosafety|history|"
+        r"regulat\w*) (?:of|over|around|about|on)\b",
+        r"\b(?:vaccine|drug|antibiotic)s? (?:research|development|design|trial)",
     ),
 )
 
@@ -207,7 +252,7 @@ MALWARE = HarmCategory(
     _c(
         rf"\b{_CREATE_CODE}\b.{{0,40}}\b(?:ransomware|keyloggers?|rootkits?|botnets?|spyware|"
         r"(?:password|credential|cookie|info)[- ]?stealers?|malware|trojans?|backdoors?|"
-        r"worms?|viruses|a virus|exploits?|phishing (?:emails?|pages?|sites?|messages?|kits?)|"
+        rf"worms?|{_COMPUTER_VIRUS}|exploits?|phishing (?:emails?|pages?|sites?|messages?|kits?)|"
         r"card skimmers?|skimmers?|ddos (?:tools?|scripts?))\b(?! (?:mitigation|detection|"
         r"protection|report|section|analysis|defen[cs]e))",
         r"\b(?:hack|break|get)\w*\s+into\s+(?:someone|somebody|other|my (?:ex|boss|neighbou?r|"
@@ -274,4 +319,4 @@ DRUGS_AND_FRAUD = HarmCategory(
     ),
 )
 
-CATEGORIES = (WEAPONS, VIOLENCE, SELF_HARM, MALWARE, CSAM, DRUGS_AND_FRAUD)
+CATEGORIES = (WEAPONS, PATHOGENS, VIOLENCE, SELF_HARM, MALWARE, CSAM, DRUGS_AND_FRAUD)

@@ -116,6 +116,14 @@ def test_sentences_end_at_chinese_and_japanese_marks_without_a_space() -> None:
         "我们开会。", "请准备！", "好吗？", "Write it.", "「はい。」", "次"]  # fmt: skip
 
 
+def test_sentences_end_at_arabic_urdu_and_devanagari_marks() -> None:
+    from guardrails.text import sentence_spans
+
+    text = "كيف حالك؟ أنا بخير. یہ جملہ ہے۔دوسرا यह पहला है। दूसरा॥ end"
+    assert [text[a:b] for a, b in sentence_spans(text)] == [
+        "كيف حالك؟", "أنا بخير.", "یہ جملہ ہے۔", "دوسرا यह पहला है।", "दूसरा॥", "end"]  # fmt: skip
+
+
 def test_classifier_rails_read_no_invisible_characters() -> None:
     from guardrails.rails.head_classifier import HeadClassifierRail
 
