@@ -107,12 +107,18 @@ def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]
 
 # Common English words that are not also common words of the other languages we see (German
 # "was", "will", "die"; Dutch "is", "we", "of"; Polish "to", "my", "on"; Spanish "a", "he", "me"
-# are left out).
+# are left out). The second half (from "someone") came in the fifth session, after short English
+# imperatives ("Use profane language to viciously insult someone") were not seen as English
+# after a Spanish notice; words other languages spell the same ("use", "describe", "create",
+# "illegal", "detail", "instructions", "while" in code) are not in it.
 _ENGLISH_LIST = """the and you your i i'm it's are were what how why when where which who can could would
     should with for this that these those have has had please write make tell give about from
     into not don't can't just get some any there their they them our us she his her him be been
     does did at by it its help need want like know explain step way best thanks thank if but
-    than then more very much also only other own same such each every here after before"""
+    than then more very much also only other own same such each every here after before
+    someone somebody someone's something anything everything everyone nobody people suggest
+    methods without getting caught being because going gonna yourself myself himself herself
+    themselves against through between provide ways buy sell keep"""
 _ENGLISH_WORDS = frozenset(_ENGLISH_LIST.split())
 # Short English words that other languages use too ("a" in Spanish, "in" in German, "is" in
 # Dutch, "to" in Polish): English only beside more English than foreign function words.

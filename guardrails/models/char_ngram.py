@@ -10,10 +10,16 @@ Features: the message normalized (NFKC, case-folded, invisible characters out, L
 without their diacritics, since people type without them, whitespace runs as one space) and
 framed by spaces; every n-gram of 1 to MAX_N characters, hashed (CRC-32 of its UTF-8 bytes) into
 `buckets`, each present bucket weighted 1/sqrt(number of distinct buckets). The score is
-sigmoid(w . x + b): a LogisticHead (models/head.py) over that sparse x, stored as one (its
-weight, threshold and a card saying what trained it; training/train_multilingual.py), with a
-threshold for messages in other scripts and one for Latin-script messages in other languages
+sigmoid(w . h + b): a LogisticHead (models/head.py, stored as one: its weight, threshold and a
+card saying what trained it; training/train_multilingual.py) over h, with a threshold for
+messages in other scripts and one for Latin-script messages in other languages
 (`script_threshold`, `latin_threshold`; see rails/multilingual_classifier.py).
+
+h is either that sparse x itself (a linear model: the head's weight has one entry per bucket) or
+a hidden layer, relu(E^T x) for a (buckets, D) table E: D features that can each need several
+n-grams at once. A linear model over n-grams adds up its evidence, so "without" weighs the same
+in "without getting caught" as in "without it coming out oily"; the hidden layer lets the
+harm of a clause depend on what else the message says (guardrails/HISTORY.md).
 """
 
 from __future__ import annotations
@@ -64,10 +70,13 @@ class CharNgramModel:
     # and Latin-script ones in other languages; `threshold` (the head's) is for the rest it reads.
     script_threshold: float
     latin_threshold: float
+    # (buckets, D) float32, the hidden layer's table; None for a linear model.
+    hidden: np.ndarray | None = None
 
     @property
     def buckets(self) -> int:
-        return int(self.head.weight.shape[0])
+        table = self.head.weight if self.hidden is None else self.hidden
+        return int(table.shape[0])
 
     @property
     def threshold(self) -> float:
@@ -79,13 +88,17 @@ class CharNgramModel:
 
     def logit(self, text: str) -> float:
         ids = ngram_buckets(text, self.buckets)  # never empty: the text is framed by spaces
-        return float(self.head.weight[ids].sum() / np.sqrt(ids.size) + self.head.bias)
+        if self.hidden is None:
+            return float(self.head.weight[ids].sum() / np.sqrt(ids.size) + self.head.bias)
+        h = np.maximum(self.hidden[ids].sum(axis=0) / np.float32(np.sqrt(ids.size)), 0.0)
+        return float(h @ self.head.weight + self.head.bias)
 
     def score(self, text: str) -> float:
         return float(1.0 / (1.0 + np.exp(-self.logit(text))))
 
     def save(self, path: Path) -> None:
-        """float16 weights, compressed (most buckets are empty): 0.8 MB instead of 4."""
+        """float16 weights (and table), compressed."""
+        arrays = {} if self.hidden is None else {"hidden": self.hidden.astype(np.float16)}
         self.head.save(
             path,
             weight_dtype=np.float16,
@@ -94,6 +107,7 @@ class CharNgramModel:
                 "script_threshold": self.script_threshold,
                 "latin_threshold": self.latin_threshold,
             },
+            arrays=arrays,
         )
 
     @classmethod
@@ -103,6 +117,12 @@ class CharNgramModel:
             with np.load(path, allow_pickle=False) as data:
                 script_threshold = float(data["script_threshold"])
                 latin_threshold = float(data["latin_threshold"])
+                hidden = np.asarray(data["hidden"], dtype=np.float32) if "hidden" in data else None
         except (ModelLoadError, OSError, KeyError, ValueError) as exc:
             raise ModelLoadError(f"cannot load character n-gram model {path}: {exc}") from exc
-        return cls(head, script_threshold, latin_threshold)
+        if hidden is not None and (hidden.ndim != 2 or hidden.shape[1] != head.weight.shape[0]):
+            raise ModelLoadError(
+                f"cannot load character n-gram model {path}: a hidden table of shape "
+                f"{hidden.shape} does not fit a head of dim {head.weight.shape[0]}"
+            )
+        return cls(head, script_threshold, latin_threshold, hidden)

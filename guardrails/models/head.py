@@ -38,11 +38,14 @@ class LogisticHead:
         weight_dtype: type = np.float32,
         compress: bool = False,
         extra: dict[str, float] | None = None,
+        arrays: dict[str, np.ndarray] | None = None,
     ) -> None:
         """Bias and threshold are kept in float64: a threshold is chosen just above a
         validation score, and rounding it to float32 can put it back below. `extra`: more
-        float64 scalars by name (a model built on the head reads them)."""
+        float64 scalars by name, `arrays`: more arrays by name, as given (a model built on the
+        head reads them)."""
         scalars = {k: np.float64(v) for k, v in (extra or {}).items()}
+        scalars |= dict(arrays or {})
         (np.savez_compressed if compress else np.savez)(
             path,
             weight=self.weight.astype(weight_dtype),

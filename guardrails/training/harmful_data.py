@@ -160,6 +160,23 @@ MULTILINGUAL_ATTACKS_4 = DATA / "attacks_multilingual_4.jsonl"
 # 73 of 1,664 rows near an evaluation row dropped.
 MULTILINGUAL_BENIGN_5 = DATA / "benign_multilingual_5.jsonl"
 MULTILINGUAL_ATTACKS_5 = DATA / "attacks_multilingual_5.jsonl"
+# A sixth round in all 26 languages, after the fifth round's rail still blocked ordinary
+# requests in that probe for a clause, not a topic (moussaka "without it coming out oily": 0.941,
+# 0.447 without the clause; guardrails/HISTORY.md): per language 32-36 everyday requests with a
+# clause of avoidance, purpose or negation ("without my wife noticing" for a surprise party, "so
+# the dough does not tear", a client who has not paid) and 12-13 harmful requests in the same
+# clauses ("without getting caught"); four helpers that read no project file, briefed with
+# paraphrases of the probe's false positives, so the 5 rows that paraphrase a probe row in its
+# language were taken out by hand besides the 4 near_duplicates.py dropped.
+MULTILINGUAL_BENIGN_6 = DATA / "benign_multilingual_6.jsonl"
+MULTILINGUAL_ATTACKS_6 = DATA / "attacks_multilingual_6.jsonl"
+# A seventh round in all 26 languages, with the sixth: per language 24-26 everyday requests in
+# words of limitation, avoidance and secrecy ("without an oven", "secretly" for a gift, "get
+# rid of" mould, "kill" time, "attack" a chess opening) and 20-22 harmful requests over fourteen
+# kinds, half plain and half dressed; four helpers that read no project file and were told of
+# no evaluation row; 8 of 1,192 rows near an evaluation row dropped.
+MULTILINGUAL_BENIGN_7 = DATA / "benign_multilingual_7.jsonl"
+MULTILINGUAL_ATTACKS_7 = DATA / "attacks_multilingual_7.jsonl"
 # Pasted text to proofread, rewrite, shorten or translate (often misspelt), and carelessly typed
 # messages, `{text, label, kind}`: kinds "pasted" and "careless" are benign, "harmful" and
 # "injection" the same dresses on attacks (phishing to polish, threats to make scarier, a pasted

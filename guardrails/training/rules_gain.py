@@ -5,7 +5,9 @@ with none (`HarmfulContentRail(languages=())`).
 - the multilingual files' harmful requests (kind "harmful") and injections: how many each rail
   blocks and how many only the full one does;
 - their benign rows, and the benign rows of our English files: how many the full rail blocks
-  that the English rules alone do not (a false positive the 26 languages' rules add).
+  that the English rules alone do not (a false positive the 26 languages' rules add);
+- the same for the rounds written after the rules (`later_*`), which their terms were not
+  written or checked against: a fresh measure.
 
     python -m guardrails.training.rules_gain [--json]
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
 from guardrails.base import Action
 from guardrails.rails.harmful import HarmfulContentRail
@@ -27,11 +30,15 @@ from guardrails.training.harmful_data import (
     MULTILINGUAL_ATTACKS_3,
     MULTILINGUAL_ATTACKS_4,
     MULTILINGUAL_ATTACKS_5,
+    MULTILINGUAL_ATTACKS_6,
+    MULTILINGUAL_ATTACKS_7,
     MULTILINGUAL_BENIGN,
     MULTILINGUAL_BENIGN_2,
     MULTILINGUAL_BENIGN_3,
     MULTILINGUAL_BENIGN_4,
     MULTILINGUAL_BENIGN_5,
+    MULTILINGUAL_BENIGN_6,
+    MULTILINGUAL_BENIGN_7,
     WRITTEN_SETS,
     jsonl_rows,
     load_validation_requests,
@@ -51,6 +58,13 @@ MULTILINGUAL = (
     MULTILINGUAL_ATTACKS_4,
     MULTILINGUAL_BENIGN_5,
     MULTILINGUAL_ATTACKS_5,
+)
+# Written after the rules (harmful_data.py): the rules' terms never saw them.
+LATER = (
+    MULTILINGUAL_BENIGN_6,
+    MULTILINGUAL_ATTACKS_6,
+    MULTILINGUAL_BENIGN_7,
+    MULTILINGUAL_ATTACKS_7,
 )
 
 
@@ -76,8 +90,8 @@ def count(rows: list[Example], full: HarmfulContentRail, english: HarmfulContent
     return Count(len(rows), sum(a), sum(e), sum(x and not y for x, y in zip(a, e, strict=True)))
 
 
-def multilingual_rows() -> list[Example]:
-    return [r for path in MULTILINGUAL for r in jsonl_rows(path, path.stem, "kind")]
+def multilingual_rows(paths: tuple[Path, ...] = MULTILINGUAL) -> list[Example]:
+    return [r for path in paths for r in jsonl_rows(path, path.stem, "kind")]
 
 
 def english_benign_rows() -> list[Example]:
@@ -97,17 +111,18 @@ def gain(
 ) -> dict[str, dict[str, int]]:
     full = full or HarmfulContentRail()
     english = english or HarmfulContentRail(languages=())
-    ml = multilingual_rows()
-    return {
-        "multilingual_harmful": count(
-            [r for r in ml if r.category == "harmful"], full, english
-        ).as_dict(),
-        "multilingual_injection": count(
-            [r for r in ml if r.category == "injection"], full, english
-        ).as_dict(),
-        "multilingual_benign": count([r for r in ml if r.label == 0], full, english).as_dict(),
-        "english_benign": count(english_benign_rows(), full, english).as_dict(),
-    }
+    result = {}
+    for prefix, paths in (("multilingual", MULTILINGUAL), ("later", LATER)):
+        ml = multilingual_rows(paths)
+        for kind, rows in (
+            ("harmful", [r for r in ml if r.category == "harmful"]),
+            ("injection", [r for r in ml if r.category == "injection"]),
+            ("benign", [r for r in ml if r.label == 0]),
+        ):
+            if rows:
+                result[f"{prefix}_{kind}"] = count(rows, full, english).as_dict()
+    result["english_benign"] = count(english_benign_rows(), full, english).as_dict()
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,9 +4,13 @@ guardrails/data/multilingual_ngram.npz.
 Rows (all written by helpers that read no project file; near_duplicates.py dropped every line
 close to an evaluation row):
 - harmful_data.MULTILINGUAL_BENIGN / MULTILINGUAL_ATTACKS (26 languages) and four more
-  rounds, MULTILINGUAL_*_2, _3, _5 (the same languages) and _4 (the 11 Latin-script ones): more
-  harmful requests per topic, in more varied dress, and harmless messages on the same
-  sensitive topics (_5: everyday requests and alarming words);
+  rounds, MULTILINGUAL_*_2, _3, _5, _6, _7 (the same languages) and _4 (the 11 Latin-script
+  ones):
+  more harmful requests per topic, in more varied dress, and harmless messages on the same
+  sensitive topics (_5: everyday requests and alarming words; _6: everyday requests with
+  clauses of avoidance and negation, "without it coming out oily", and attacks in the same
+  clauses; _7: everyday requests in words of limitation and secrecy, and harmful requests of
+  fourteen kinds);
 - the other written sets of both labels (harmful_data.WRITTEN_SETS: pasted text, continuation
   turns, look-alikes), mostly English, so that English words mixed into a message are no cue;
 - benign chat follow-ups and social turns;
@@ -56,10 +60,14 @@ from guardrails.training.harmful_data import (
     MULTILINGUAL_ATTACKS_3,
     MULTILINGUAL_ATTACKS_4,
     MULTILINGUAL_ATTACKS_5,
+    MULTILINGUAL_ATTACKS_6,
+    MULTILINGUAL_ATTACKS_7,
     MULTILINGUAL_BENIGN_2,
     MULTILINGUAL_BENIGN_3,
     MULTILINGUAL_BENIGN_4,
     MULTILINGUAL_BENIGN_5,
+    MULTILINGUAL_BENIGN_6,
+    MULTILINGUAL_BENIGN_7,
     WRITTEN_SETS,
     jsonl_rows,
     load_written,
@@ -69,7 +77,8 @@ from guardrails.training.public_data import Example, load_split
 from guardrails.training.thresholds import MAX_FPR
 from guardrails.training.train_harmful_head import split_by_text
 
-BUCKETS = 1 << 20
+BUCKETS = 1 << 20  # a linear model's
+HIDDEN_BUCKETS = 1 << 18  # with a hidden layer, 16 floats a bucket
 
 
 def load_rows(seed: int, share: float) -> tuple[list[Example], list[Example]]:
@@ -88,6 +97,10 @@ def load_rows(seed: int, share: float) -> tuple[list[Example], list[Example]]:
             (MULTILINGUAL_ATTACKS_4, "multilingual_4"),
             (MULTILINGUAL_BENIGN_5, "multilingual_5"),
             (MULTILINGUAL_ATTACKS_5, "multilingual_5"),
+            (MULTILINGUAL_BENIGN_6, "multilingual_6"),
+            (MULTILINGUAL_ATTACKS_6, "multilingual_6"),
+            (MULTILINGUAL_BENIGN_7, "multilingual_7"),
+            (MULTILINGUAL_ATTACKS_7, "multilingual_7"),
         )
         for r in jsonl_rows(path, source, "kind")
     ]
@@ -112,12 +125,14 @@ def rates(model: CharNgramModel, rows: list[Example], threshold: float) -> dict[
     }
 
 
-def featurize(rows: list[Example]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def featurize(
+    rows: list[Example], buckets: int = BUCKETS
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """(flat bucket ids, offsets, per-id weights 1/sqrt(n)) for an EmbeddingBag."""
     ids, offsets, weights = [], [], []
     at = 0
     for r in rows:
-        b = ngram_buckets(r.text, BUCKETS)
+        b = ngram_buckets(r.text, buckets)
         ids.append(b)
         offsets.append(at)
         weights.append(np.full(b.size, 1.0 / np.sqrt(max(b.size, 1)), dtype=np.float32))
@@ -129,11 +144,14 @@ def featurize(rows: list[Example]) -> tuple[torch.Tensor, torch.Tensor, torch.Te
     )
 
 
-def train(rows: list[Example], epochs: int, l2: float, seed: int) -> tuple[np.ndarray, float]:
+def train(
+    rows: list[Example], buckets: int, epochs: int, l2: float, seed: int
+) -> tuple[np.ndarray, float]:
+    """A linear model: (weight per bucket, bias), full-batch Adam."""
     torch.manual_seed(seed)
-    ids, offsets, w = featurize(rows)
+    ids, offsets, w = featurize(rows, buckets)
     y = torch.tensor([float(r.label) for r in rows])
-    bag = torch.nn.EmbeddingBag(BUCKETS, 1, mode="sum")
+    bag = torch.nn.EmbeddingBag(buckets, 1, mode="sum")
     torch.nn.init.zeros_(bag.weight)
     bias = torch.zeros(1, requires_grad=True)
     pos = float(y.sum())
@@ -151,22 +169,73 @@ def train(rows: list[Example], epochs: int, l2: float, seed: int) -> tuple[np.nd
     return bag.weight.detach().squeeze(1).numpy().copy(), float(bias.detach())
 
 
+def train_hidden(
+    rows: list[Example], buckets: int, dim: int, epochs: int, l2: float, seed: int
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """(table (buckets, dim), head weight (dim,), bias) of relu(E^T x) -> logistic, trained
+    with Adam on shuffled batches of 256 (lr 0.01), the positive class weighted to balance,
+    and `l2` on the table rows a batch uses."""
+    torch.manual_seed(seed)
+    ids, offsets, w = featurize(rows, buckets)
+    ends = torch.cat([offsets[1:], torch.tensor([ids.numel()])])
+    y = torch.tensor([float(r.label) for r in rows])
+    bag = torch.nn.EmbeddingBag(buckets, dim, mode="sum")
+    torch.nn.init.normal_(bag.weight, std=0.1)
+    out = torch.nn.Linear(dim, 1)
+    pos = float(y.sum())
+    pos_weight = torch.tensor((len(rows) - pos) / max(pos, 1.0))
+    opt = torch.optim.Adam([*bag.parameters(), *out.parameters()], lr=0.01)
+    for _ in range(epochs):
+        order = torch.randperm(len(rows))
+        for start in range(0, len(rows), 256):
+            batch = order[start : start + 256]
+            spans = [(int(offsets[i]), int(ends[i])) for i in batch]
+            b_ids = torch.cat([ids[a:e] for a, e in spans])
+            b_w = torch.cat([w[a:e] for a, e in spans])
+            lengths = torch.tensor([e - a for a, e in spans])
+            b_offsets = torch.cat([torch.zeros(1, dtype=torch.int64), lengths.cumsum(0)[:-1]])
+            hidden = torch.relu(bag(b_ids, b_offsets, per_sample_weights=b_w))
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(
+                out(hidden).squeeze(1), y[batch], pos_weight=pos_weight
+            )
+            loss = loss + l2 * bag.weight[b_ids].pow(2).sum() / len(batch)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    table = bag.weight.detach().numpy().copy()
+    return table, out.weight.detach().squeeze(0).numpy().copy(), float(out.bias.detach())
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", type=Path, default=DEFAULT_MODEL)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--val-share", type=float, default=0.2)
-    p.add_argument("--epochs", type=int, default=150)
-    p.add_argument("--l2", type=float, default=1e-6)
+    p.add_argument("--hidden", type=int, default=16, help="hidden units; 0: a linear model")
+    p.add_argument("--buckets", type=int, default=None, help="2^18 with --hidden, else 2^20")
+    p.add_argument("--epochs", type=int, default=None, help="4 with --hidden, else 150")
+    p.add_argument("--l2", type=float, default=None, help="1e-5 with --hidden, else 1e-6")
     p.add_argument("--max-fpr", type=float, default=0.01)
     p.add_argument("--max-alone-fpr", type=float, default=MAX_FPR)
     args = p.parse_args(argv)
 
     train_rows, val_rows = load_rows(args.seed, args.val_share)
     public_train, public_val = public_rows("train"), public_rows("validation")
-    weights, bias = train(train_rows + public_train, args.epochs, args.l2, args.seed)
-    weights = weights.astype(np.float16).astype(np.float32)  # as stored, so as scored
-    model = CharNgramModel(LogisticHead(weights, bias, 0.5, {}), 0.5, 0.5)  # chosen below
+    hidden = args.hidden > 0
+    buckets = args.buckets or (HIDDEN_BUCKETS if hidden else BUCKETS)
+    epochs = args.epochs or (4 if hidden else 150)
+    l2 = args.l2 if args.l2 is not None else (1e-5 if hidden else 1e-6)
+    table = None
+    if hidden:
+        table, weights, bias = train_hidden(
+            train_rows + public_train, buckets, args.hidden, epochs, l2, args.seed
+        )
+        table = table.astype(np.float16).astype(np.float32)  # as stored, so as scored
+    else:
+        weights, bias = train(train_rows + public_train, buckets, epochs, l2, args.seed)
+    weights = weights.astype(np.float16).astype(np.float32)
+    head = LogisticHead(weights, bias, 0.5, {})
+    model = CharNgramModel(head, 0.5, 0.5, table)  # thresholds chosen below
     written_val = [r for r in val_rows if reads(r.text)]
     val = written_val + public_val
     scores = np.array([model.score(r.text) for r in val])
@@ -194,14 +263,22 @@ def main(argv: list[str] | None = None) -> int:
         "validation_other_latin": rates(model, alone["latin"][1], alone["latin"][0]),
     }
     card = {
-        "what": "linear classifier over hashed character 1-4-grams (models/char_ngram.py)",
+        "what": (
+            f"hashed character 1-4-grams ({buckets} buckets) -> {args.hidden} relu units -> "
+            "logistic (models/char_ngram.py)"
+            if hidden
+            else f"linear classifier over hashed character 1-4-grams ({buckets} buckets; "
+            "models/char_ngram.py)"
+        ),
         "trained_on": "written multilingual, pasted, continuation and look-alike sets, "
         "chat follow-ups and social turns, less the 0.2 validation share, and the Latin rows "
         "the rail reads of the S-Labs and neuralchemy train splits "
         "(training/train_multilingual.py)",
         "seed": args.seed,
-        "epochs": args.epochs,
-        "l2": args.l2,
+        "hidden": args.hidden,
+        "buckets": buckets,
+        "epochs": epochs,
+        "l2": l2,
         "max_fpr": args.max_fpr,
         "max_alone_fpr": args.max_alone_fpr,
         **figures,
@@ -211,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
         "blocked_of_read_by_group": {k: f"{a}/{n}" for k, (a, n) in sorted(by_group.items())},
     }
     head = LogisticHead(weights, bias, threshold, card)
-    CharNgramModel(head, alone["script"][0], alone["latin"][0]).save(args.out)
+    CharNgramModel(head, alone["script"][0], alone["latin"][0], table).save(args.out)
     print(json.dumps(report, indent=1, ensure_ascii=False))
     return 0
 

@@ -228,5 +228,6 @@ def test_the_rules_gain_on_our_written_files_and_no_false_positive() -> None:
     assert harmful["rows"] == 4516
     assert harmful["only_all"] >= 1600
     assert result["multilingual_benign"]["only_all"] == 0
+    assert result["later_benign"]["only_all"] == 0
     assert result["english_benign"]["only_all"] == 0
     assert result["english_benign"]["rows"] > 6000
