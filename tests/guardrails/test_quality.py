@@ -177,6 +177,10 @@ README_FIGURES = {
         # since the rail's sixth and seventh rounds (whose first brief its false positives
         # shaped) and hidden layer.
         ("multilingual_probe.jsonl", 136, 156, 4, 156),
+        # A third blind set in the 26 languages, written after the fifth session's rail
+        # (helpers that read no project file; rows near a training row dropped). The code
+        # before: 131 and 9.
+        ("multilingual_probe_2.jsonl", 129, 152, 3, 204),
         # Proofreading requests with misspelt pasted text and carelessly typed questions, and
         # attacks in the same dress, written blind after a proofreading request was seen
         # blocked in hold-out v3. Before the pasted-text rows the rails blocked 7 of its 50
@@ -225,6 +229,7 @@ README_FIGURES = {
         # since its sixth and seventh rounds and hidden layer.
         ("multilingual_holdout.jsonl", 115, 130, 4, 208),
         ("multilingual_probe.jsonl", 136, 156, 4, 156),
+        ("multilingual_probe_2.jsonl", 129, 152, 3, 204),
         ("typos_probe.jsonl", 28, 30, 1, 50),
         ("pasted_probe.jsonl", 49, 50, 2, 80),
         # The previous student blocked 4 of the 70 benign rows ("CONTINUE PLEASE" among them).
