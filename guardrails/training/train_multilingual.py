@@ -28,9 +28,12 @@ has its own threshold: the lowest whose false-positive rate on the group's benig
 rows is at most --max-alone-fpr (thresholds.MAX_FPR, the bound every other threshold is chosen
 under).
 
-    OMP_NUM_THREADS=1 python -m guardrails.training.train_multilingual [--out PATH]
+    OMP_NUM_THREADS=2 python -m guardrails.training.train_multilingual [--out PATH] [--hidden 0]
 
-Deterministic for a given --seed (torch.manual_seed; full-batch training).
+The model: a hidden layer of --hidden (16) ReLU units over 2^18 buckets, 4 epochs of shuffled
+batches (--hidden 0: the linear model of the earlier rounds, 2^20 buckets, 150 full-batch
+epochs). Deterministic for a given --seed and thread count (torch.manual_seed draws the
+initial table and the batch order).
 """
 
 from __future__ import annotations
