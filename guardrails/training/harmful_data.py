@@ -177,6 +177,18 @@ MULTILINGUAL_ATTACKS_6 = DATA / "attacks_multilingual_6.jsonl"
 # no evaluation row; 8 of 1,192 rows near an evaluation row dropped.
 MULTILINGUAL_BENIGN_7 = DATA / "benign_multilingual_7.jsonl"
 MULTILINGUAL_ATTACKS_7 = DATA / "attacks_multilingual_7.jsonl"
+# The rounds after the first, by source name, as (benign, attacks): only the multilingual rail
+# trains on them (train_multilingual.py). The rules in 26 languages were written before round 6
+# (rails/harmful_rules_ml.py; training/rules_gain.py measures them on the later rounds apart).
+MULTILINGUAL_ROUNDS = {
+    "multilingual_2": (MULTILINGUAL_BENIGN_2, MULTILINGUAL_ATTACKS_2),
+    "multilingual_3": (MULTILINGUAL_BENIGN_3, MULTILINGUAL_ATTACKS_3),
+    "multilingual_4": (MULTILINGUAL_BENIGN_4, MULTILINGUAL_ATTACKS_4),
+    "multilingual_5": (MULTILINGUAL_BENIGN_5, MULTILINGUAL_ATTACKS_5),
+    "multilingual_6": (MULTILINGUAL_BENIGN_6, MULTILINGUAL_ATTACKS_6),
+    "multilingual_7": (MULTILINGUAL_BENIGN_7, MULTILINGUAL_ATTACKS_7),
+}
+ROUNDS_AFTER_THE_RULES = ("multilingual_6", "multilingual_7")
 # Pasted text to proofread, rewrite, shorten or translate (often misspelt), and carelessly typed
 # messages, `{text, label, kind}`: kinds "pasted" and "careless" are benign, "harmful" and
 # "injection" the same dresses on attacks (phishing to polish, threats to make scarier, a pasted

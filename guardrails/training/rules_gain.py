@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from guardrails.base import Action
@@ -26,19 +26,9 @@ from guardrails.rails.harmful import HarmfulContentRail
 from guardrails.training.harmful_data import (
     DATA,
     MULTILINGUAL_ATTACKS,
-    MULTILINGUAL_ATTACKS_2,
-    MULTILINGUAL_ATTACKS_3,
-    MULTILINGUAL_ATTACKS_4,
-    MULTILINGUAL_ATTACKS_5,
-    MULTILINGUAL_ATTACKS_6,
-    MULTILINGUAL_ATTACKS_7,
     MULTILINGUAL_BENIGN,
-    MULTILINGUAL_BENIGN_2,
-    MULTILINGUAL_BENIGN_3,
-    MULTILINGUAL_BENIGN_4,
-    MULTILINGUAL_BENIGN_5,
-    MULTILINGUAL_BENIGN_6,
-    MULTILINGUAL_BENIGN_7,
+    MULTILINGUAL_ROUNDS,
+    ROUNDS_AFTER_THE_RULES,
     WRITTEN_SETS,
     jsonl_rows,
     load_validation_requests,
@@ -47,25 +37,12 @@ from guardrails.training.harmful_data import (
 )
 from guardrails.training.public_data import Example
 
-MULTILINGUAL = (
-    MULTILINGUAL_BENIGN,
-    MULTILINGUAL_ATTACKS,
-    MULTILINGUAL_BENIGN_2,
-    MULTILINGUAL_ATTACKS_2,
-    MULTILINGUAL_BENIGN_3,
-    MULTILINGUAL_ATTACKS_3,
-    MULTILINGUAL_BENIGN_4,
-    MULTILINGUAL_ATTACKS_4,
-    MULTILINGUAL_BENIGN_5,
-    MULTILINGUAL_ATTACKS_5,
-)
-# Written after the rules (harmful_data.py): the rules' terms never saw them.
-LATER = (
-    MULTILINGUAL_BENIGN_6,
-    MULTILINGUAL_ATTACKS_6,
-    MULTILINGUAL_BENIGN_7,
-    MULTILINGUAL_ATTACKS_7,
-)
+# source -> (benign, attacks): the rounds the rules' terms were written and checked against,
+# and those written after them, which the terms never saw.
+BEFORE = {"multilingual": (MULTILINGUAL_BENIGN, MULTILINGUAL_ATTACKS)} | {
+    k: v for k, v in MULTILINGUAL_ROUNDS.items() if k not in ROUNDS_AFTER_THE_RULES
+}
+LATER = {k: MULTILINGUAL_ROUNDS[k] for k in ROUNDS_AFTER_THE_RULES}
 
 
 @dataclass(frozen=True)
@@ -75,14 +52,6 @@ class Count:
     blocked_english: int  # by the English rules alone
     only_all: int  # blocked with every language's rules and not by the English ones alone
 
-    def as_dict(self) -> dict[str, int]:
-        return {
-            "rows": self.rows,
-            "blocked_all": self.blocked_all,
-            "blocked_english": self.blocked_english,
-            "only_all": self.only_all,
-        }
-
 
 def count(rows: list[Example], full: HarmfulContentRail, english: HarmfulContentRail) -> Count:
     a = [full.check(r.text).action == Action.BLOCK for r in rows]
@@ -90,8 +59,10 @@ def count(rows: list[Example], full: HarmfulContentRail, english: HarmfulContent
     return Count(len(rows), sum(a), sum(e), sum(x and not y for x, y in zip(a, e, strict=True)))
 
 
-def multilingual_rows(paths: tuple[Path, ...] = MULTILINGUAL) -> list[Example]:
-    return [r for path in paths for r in jsonl_rows(path, path.stem, "kind")]
+def multilingual_rows(rounds: dict[str, tuple[Path, Path]]) -> list[Example]:
+    return [
+        r for source, paths in rounds.items() for p in paths for r in jsonl_rows(p, source, "kind")
+    ]
 
 
 def english_benign_rows() -> list[Example]:
@@ -112,16 +83,16 @@ def gain(
     full = full or HarmfulContentRail()
     english = english or HarmfulContentRail(languages=())
     result = {}
-    for prefix, paths in (("multilingual", MULTILINGUAL), ("later", LATER)):
-        ml = multilingual_rows(paths)
+    for prefix, rounds in (("multilingual", BEFORE), ("later", LATER)):
+        ml = multilingual_rows(rounds)
         for kind, rows in (
             ("harmful", [r for r in ml if r.category == "harmful"]),
             ("injection", [r for r in ml if r.category == "injection"]),
             ("benign", [r for r in ml if r.label == 0]),
         ):
             if rows:
-                result[f"{prefix}_{kind}"] = count(rows, full, english).as_dict()
-    result["english_benign"] = count(english_benign_rows(), full, english).as_dict()
+                result[f"{prefix}_{kind}"] = asdict(count(rows, full, english))
+    result["english_benign"] = asdict(count(english_benign_rows(), full, english))
     return result
 
 

@@ -59,18 +59,7 @@ from guardrails.training.fit import threshold_for_fpr
 from guardrails.training.harmful_data import (
     CHITCHAT,
     FOLLOWUPS,
-    MULTILINGUAL_ATTACKS_2,
-    MULTILINGUAL_ATTACKS_3,
-    MULTILINGUAL_ATTACKS_4,
-    MULTILINGUAL_ATTACKS_5,
-    MULTILINGUAL_ATTACKS_6,
-    MULTILINGUAL_ATTACKS_7,
-    MULTILINGUAL_BENIGN_2,
-    MULTILINGUAL_BENIGN_3,
-    MULTILINGUAL_BENIGN_4,
-    MULTILINGUAL_BENIGN_5,
-    MULTILINGUAL_BENIGN_6,
-    MULTILINGUAL_BENIGN_7,
+    MULTILINGUAL_ROUNDS,
     WRITTEN_SETS,
     jsonl_rows,
     load_written,
@@ -91,20 +80,8 @@ def load_rows(seed: int, share: float) -> tuple[list[Example], list[Example]]:
         rows += load_written(name)
     rows += [
         r
-        for path, source in (
-            (MULTILINGUAL_BENIGN_2, "multilingual_2"),
-            (MULTILINGUAL_ATTACKS_2, "multilingual_2"),
-            (MULTILINGUAL_BENIGN_3, "multilingual_3"),
-            (MULTILINGUAL_ATTACKS_3, "multilingual_3"),
-            (MULTILINGUAL_BENIGN_4, "multilingual_4"),
-            (MULTILINGUAL_ATTACKS_4, "multilingual_4"),
-            (MULTILINGUAL_BENIGN_5, "multilingual_5"),
-            (MULTILINGUAL_ATTACKS_5, "multilingual_5"),
-            (MULTILINGUAL_BENIGN_6, "multilingual_6"),
-            (MULTILINGUAL_ATTACKS_6, "multilingual_6"),
-            (MULTILINGUAL_BENIGN_7, "multilingual_7"),
-            (MULTILINGUAL_ATTACKS_7, "multilingual_7"),
-        )
+        for source, paths in MULTILINGUAL_ROUNDS.items()
+        for path in paths
         for r in jsonl_rows(path, source, "kind")
     ]
     rows += text_file_rows(FOLLOWUPS + CHITCHAT, 0)
@@ -147,6 +124,12 @@ def featurize(
     )
 
 
+def balancing_weight(y: torch.Tensor) -> torch.Tensor:
+    """The positive class's loss weight that balances it with the negative class."""
+    pos = float(y.sum())
+    return torch.tensor((len(y) - pos) / max(pos, 1.0))
+
+
 def train(
     rows: list[Example], buckets: int, epochs: int, l2: float, seed: int
 ) -> tuple[np.ndarray, float]:
@@ -157,8 +140,7 @@ def train(
     bag = torch.nn.EmbeddingBag(buckets, 1, mode="sum")
     torch.nn.init.zeros_(bag.weight)
     bias = torch.zeros(1, requires_grad=True)
-    pos = float(y.sum())
-    pos_weight = torch.tensor((len(rows) - pos) / max(pos, 1.0))
+    pos_weight = balancing_weight(y)
     opt = torch.optim.Adam([bag.weight, bias], lr=0.05)
     for _ in range(epochs):
         opt.zero_grad()
@@ -185,8 +167,7 @@ def train_hidden(
     bag = torch.nn.EmbeddingBag(buckets, dim, mode="sum")
     torch.nn.init.normal_(bag.weight, std=0.1)
     out = torch.nn.Linear(dim, 1)
-    pos = float(y.sum())
-    pos_weight = torch.tensor((len(rows) - pos) / max(pos, 1.0))
+    pos_weight = balancing_weight(y)
     opt = torch.optim.Adam([*bag.parameters(), *out.parameters()], lr=0.01)
     for _ in range(epochs):
         order = torch.randperm(len(rows))
