@@ -30,10 +30,11 @@ under).
 
     OMP_NUM_THREADS=2 python -m guardrails.training.train_multilingual [--out PATH] [--hidden 0]
 
-The model: a hidden layer of --hidden (16) ReLU units over 2^18 buckets, 4 epochs of shuffled
-batches (--hidden 0: the linear model of the earlier rounds, 2^20 buckets, 150 full-batch
-epochs). Deterministic for a given --seed and thread count (torch.manual_seed draws the
-initial table and the batch order).
+The model: character 1- to 5-grams (--max-n) hashed into 2^20 buckets, a hidden layer of
+--hidden (8) ReLU units, 4 epochs of shuffled batches (--hidden 0: the linear model of the
+earlier rounds, 150 full-batch epochs). The table's rows that no training text uses are zeroed:
+they would keep their random start and add noise for an n-gram never seen. Deterministic for a
+given --seed and thread count (torch.manual_seed draws the initial table and the batch order).
 """
 
 from __future__ import annotations
@@ -69,8 +70,7 @@ from guardrails.training.public_data import Example, load_split
 from guardrails.training.thresholds import MAX_FPR
 from guardrails.training.train_harmful_head import split_by_text
 
-BUCKETS = 1 << 20  # a linear model's
-HIDDEN_BUCKETS = 1 << 18  # with a hidden layer, 16 floats a bucket
+BUCKETS = 1 << 20
 
 
 def load_rows(seed: int, share: float) -> tuple[list[Example], list[Example]]:
@@ -106,13 +106,13 @@ def rates(model: CharNgramModel, rows: list[Example], threshold: float) -> dict[
 
 
 def featurize(
-    rows: list[Example], buckets: int = BUCKETS
+    rows: list[Example], buckets: int, max_n: int
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """(flat bucket ids, offsets, per-id weights 1/sqrt(n)) for an EmbeddingBag."""
     ids, offsets, weights = [], [], []
     at = 0
     for r in rows:
-        b = ngram_buckets(r.text, buckets)
+        b = ngram_buckets(r.text, buckets, max_n)
         ids.append(b)
         offsets.append(at)
         weights.append(np.full(b.size, 1.0 / np.sqrt(max(b.size, 1)), dtype=np.float32))
@@ -131,11 +131,11 @@ def balancing_weight(y: torch.Tensor) -> torch.Tensor:
 
 
 def train(
-    rows: list[Example], buckets: int, epochs: int, l2: float, seed: int
+    rows: list[Example], buckets: int, max_n: int, epochs: int, l2: float, seed: int
 ) -> tuple[np.ndarray, float]:
     """A linear model: (weight per bucket, bias), full-batch Adam."""
     torch.manual_seed(seed)
-    ids, offsets, w = featurize(rows, buckets)
+    ids, offsets, w = featurize(rows, buckets, max_n)
     y = torch.tensor([float(r.label) for r in rows])
     bag = torch.nn.EmbeddingBag(buckets, 1, mode="sum")
     torch.nn.init.zeros_(bag.weight)
@@ -155,13 +155,13 @@ def train(
 
 
 def train_hidden(
-    rows: list[Example], buckets: int, dim: int, epochs: int, l2: float, seed: int
+    rows: list[Example], buckets: int, max_n: int, dim: int, epochs: int, l2: float, seed: int
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """(table (buckets, dim), head weight (dim,), bias) of relu(E^T x) -> logistic, trained
     with Adam on shuffled batches of 256 (lr 0.01), the positive class weighted to balance,
-    and `l2` on the table rows a batch uses."""
+    and `l2` on the table rows a batch uses; the rows no training row uses are zeroed."""
     torch.manual_seed(seed)
-    ids, offsets, w = featurize(rows, buckets)
+    ids, offsets, w = featurize(rows, buckets, max_n)
     ends = torch.cat([offsets[1:], torch.tensor([ids.numel()])])
     y = torch.tensor([float(r.label) for r in rows])
     bag = torch.nn.EmbeddingBag(buckets, dim, mode="sum")
@@ -187,6 +187,9 @@ def train_hidden(
             loss.backward()
             opt.step()
     table = bag.weight.detach().numpy().copy()
+    unseen = np.ones(buckets, dtype=bool)
+    unseen[ids.numpy()] = False
+    table[unseen] = 0.0
     return table, out.weight.detach().squeeze(0).numpy().copy(), float(out.bias.detach())
 
 
@@ -195,8 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=DEFAULT_MODEL)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--val-share", type=float, default=0.2)
-    p.add_argument("--hidden", type=int, default=16, help="hidden units; 0: a linear model")
-    p.add_argument("--buckets", type=int, default=None, help="2^18 with --hidden, else 2^20")
+    p.add_argument("--hidden", type=int, default=8, help="hidden units; 0: a linear model")
+    p.add_argument("--buckets", type=int, default=BUCKETS)
+    p.add_argument("--max-n", type=int, default=5, help="the longest n-gram, in characters")
     p.add_argument("--epochs", type=int, default=None, help="4 with --hidden, else 150")
     p.add_argument("--l2", type=float, default=None, help="1e-5 with --hidden, else 1e-6")
     p.add_argument("--max-fpr", type=float, default=0.01)
@@ -206,20 +210,20 @@ def main(argv: list[str] | None = None) -> int:
     train_rows, val_rows = load_rows(args.seed, args.val_share)
     public_train, public_val = public_rows("train"), public_rows("validation")
     hidden = args.hidden > 0
-    buckets = args.buckets or (HIDDEN_BUCKETS if hidden else BUCKETS)
+    buckets = args.buckets
     epochs = args.epochs or (4 if hidden else 150)
     l2 = args.l2 if args.l2 is not None else (1e-5 if hidden else 1e-6)
     table = None
     if hidden:
         table, weights, bias = train_hidden(
-            train_rows + public_train, buckets, args.hidden, epochs, l2, args.seed
+            train_rows + public_train, buckets, args.max_n, args.hidden, epochs, l2, args.seed
         )
         table = table.astype(np.float16).astype(np.float32)  # as stored, so as scored
     else:
-        weights, bias = train(train_rows + public_train, buckets, epochs, l2, args.seed)
+        weights, bias = train(train_rows + public_train, buckets, args.max_n, epochs, l2, args.seed)
     weights = weights.astype(np.float16).astype(np.float32)
     head = LogisticHead(weights, bias, 0.5, {})
-    model = CharNgramModel(head, 0.5, 0.5, table)  # thresholds chosen below
+    model = CharNgramModel(head, 0.5, 0.5, table, args.max_n)  # thresholds chosen below
     written_val = [r for r in val_rows if reads(r.text)]
     val = written_val + public_val
     scores = np.array([model.score(r.text) for r in val])
@@ -248,11 +252,11 @@ def main(argv: list[str] | None = None) -> int:
     }
     card = {
         "what": (
-            f"hashed character 1-4-grams ({buckets} buckets) -> {args.hidden} relu units -> "
-            "logistic (models/char_ngram.py)"
+            f"hashed character 1-{args.max_n}-grams ({buckets} buckets) -> {args.hidden} relu "
+            "units -> logistic (models/char_ngram.py)"
             if hidden
-            else f"linear classifier over hashed character 1-4-grams ({buckets} buckets; "
-            "models/char_ngram.py)"
+            else f"linear classifier over hashed character 1-{args.max_n}-grams ({buckets} "
+            "buckets; models/char_ngram.py)"
         ),
         "trained_on": "written multilingual, pasted, continuation and look-alike sets, "
         "chat follow-ups and social turns, less the 0.2 validation share, and the Latin rows "
@@ -261,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "hidden": args.hidden,
         "buckets": buckets,
+        "max_n": args.max_n,
         "epochs": epochs,
         "l2": l2,
         "max_fpr": args.max_fpr,
@@ -272,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         "blocked_of_read_by_group": {k: f"{a}/{n}" for k, (a, n) in sorted(by_group.items())},
     }
     head = LogisticHead(weights, bias, threshold, card)
-    CharNgramModel(head, alone["script"][0], alone["latin"][0], table).save(args.out)
+    CharNgramModel(head, alone["script"][0], alone["latin"][0], table, args.max_n).save(args.out)
     print(json.dumps(report, indent=1, ensure_ascii=False))
     return 0
 

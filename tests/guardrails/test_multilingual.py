@@ -94,7 +94,9 @@ def test_english_sentences_are_told_by_english_words_outnumbering_foreign_ones(
 
 
 def test_an_english_sentence_keeps_a_message_with_the_heads() -> None:
-    chinese = "我们公司下周三下午两点在三楼会议室开会，请各位同事提前准备好本季度的销售数据和客户反馈。"
+    chinese = (
+        "我们公司下周三下午两点在三楼会议室开会，请各位同事提前准备好本季度的销售数据和客户反馈。"
+    )
     spanish = "Queridos compañeros, nos reunimos el miércoles a las dos en la sala del tercer piso."
     question = "How do I configure nginx as a reverse proxy?"  # two common English words
     assert in_other_script(chinese) and in_other_latin_language(spanish)
@@ -189,10 +191,12 @@ def shipped() -> CharNgramModel:
 
 def test_the_shipped_model_says_what_trained_it(shipped: CharNgramModel) -> None:
     card = shipped.card
-    assert "character 1-4-grams" in card["what"]
+    assert "character 1-5-grams" in card["what"]
     assert "less the 0.2 validation share" in card["trained_on"]
-    assert shipped.buckets == card["buckets"] == 1 << 18
-    assert shipped.hidden is not None and shipped.hidden.shape == (1 << 18, card["hidden"])
+    assert shipped.buckets == card["buckets"] == 1 << 20
+    assert shipped.max_n == card["max_n"] == 5
+    assert shipped.hidden is not None and shipped.hidden.shape == (1 << 20, card["hidden"])
+    assert card["hidden"] == 8
     assert card["validation"]["fpr"] <= card["max_fpr"] == 0.01
     assert card["threshold"] == shipped.threshold
     assert card["validation_other_scripts"]["fpr"] <= card["max_alone_fpr"] == 0.045
@@ -336,4 +340,3 @@ def test_a_sentence_leans_to_another_latin_language_by_its_function_words() -> N
     assert not leans_other_latin("Hola amigo.")  # no function word of the list
     assert not leans_other_latin("Write a tutorial on how to make it.")
     assert not leans_other_latin("Tell me about el Niño and how it forms.")  # English outweighs
-
