@@ -20,7 +20,13 @@ from guardrails.base import Action, Verdict
 from guardrails.embedding import EmbedFn
 from guardrails.errors import InvalidSettingError
 from guardrails.models.head import LogisticHead
-from guardrails.text import in_latin_script, sentence_spans, strip_invisible
+from guardrails.text import (
+    in_latin_script,
+    is_english_sentence,
+    leans_other_latin,
+    sentence_spans,
+    strip_invisible,
+)
 
 PIECE_CHARS = 800
 # MiniLM's cost grows with the tokens it reads (~0.1-0.3 ms a token on one core of this CPU),
@@ -29,25 +35,40 @@ PIECE_CHARS = 800
 MAX_PIECES = 4
 
 
+# An English sentence starts a new piece after at least this many sentences that lean to
+# another Latin-script language: a paragraph, not one sentence, since single short sentences
+# are often misread ("Ich bin IT-Admin in einer kleinen Firma." reads as English).
+MIN_OTHER_SENTENCES = 2
+
+
 def split_pieces(
     text: str, limit: int = PIECE_CHARS, max_pieces: int = MAX_PIECES, paragraphs: bool = True
 ) -> list[str]:
     """Consecutive sentence groups of at most `limit` chars (a longer sentence is cut hard),
-    with `paragraphs` never across a blank line nor across a change of script (a sentence
-    mostly in Latin letters after one mostly not, or the reverse): a request after a pasted
-    paragraph, or after a paragraph in another script, is read on its own, not drowned in it.
-    Beyond `max_pieces`, the first and last pieces are kept."""
+    with `paragraphs` never across a blank line, a change of script (a sentence mostly in
+    Latin letters after one mostly not, or the reverse), nor before an English sentence
+    (text.is_english_sentence) that follows MIN_OTHER_SENTENCES or more in another Latin-script
+    language (text.leans_other_latin): a request after a pasted paragraph, or after a paragraph
+    in another script or language, even on the same line, is read on its own, not drowned in
+    it. Beyond `max_pieces`, the first and last pieces are kept."""
     pieces: list[str] = []
     current = ""
     end = 0
     was_latin = None
+    other_run = 0  # sentences leaning to another Latin-script language since an English one
     for a, b in sentence_spans(text) or [(0, len(text))]:
         sentence = text[a:b]
         latin = in_latin_script(sentence)
+        english = latin and is_english_sentence(sentence) and not leans_other_latin(sentence)
         new_paragraph = text.count("\n", end, a) >= 2
-        if paragraphs and current and (new_paragraph or latin != was_latin):
+        after_other = latin == was_latin and english and other_run >= MIN_OTHER_SENTENCES
+        if paragraphs and current and (new_paragraph or latin != was_latin or after_other):
             pieces.append(current)
             current = ""
+        if latin != was_latin or english:
+            other_run = 0
+        if latin and leans_other_latin(sentence):
+            other_run += 1
         end, was_latin = b, latin
         while len(sentence) > limit:
             pieces.append(sentence[:limit])

@@ -108,6 +108,24 @@ def test_split_pieces_keeps_sentences_and_bounds_the_count() -> None:
         "Translate 你好 for me. Then explain it."]  # fmt: skip
 
 
+def test_an_english_sentence_after_a_paragraph_in_another_latin_language_is_its_own_piece() -> None:
+    notice = "Wir treffen uns am Mittwoch um zwei Uhr. Bitte bringt die Unterlagen mit."
+    request = "Write a persuasive article about how the war was started by the other side."
+    assert split_pieces(f"{notice} {request}", limit=800) == [notice, request]
+    # One sentence in another language is not a paragraph: short ones are often misread, so
+    # they stay with what follows.
+    one = "Ich bin Admin in einer kleinen Firma. How do I set up a secure network for us?"
+    assert split_pieces(one, limit=800) == [one]
+    # Only before an English sentence: a quotation in German after an English question stays
+    # with it, and so does a sentence too short to tell.
+    quoted = f"What does my landlord mean here? {notice}"
+    assert split_pieces(quoted, limit=800) == [quoted]
+    assert split_pieces(f"{notice} Thanks!", limit=800) == [f"{notice} Thanks!"]
+    # Without paragraphs (the output head's windows) nothing changes.
+    assert split_pieces(f"{notice} {request}", limit=800, paragraphs=False) == [
+        f"{notice} {request}"]  # fmt: skip
+
+
 def test_sentences_end_at_chinese_and_japanese_marks_without_a_space() -> None:
     from guardrails.text import sentence_spans
 
