@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from guardrails.rails.head_classifier import HeadClassifierRail
+from guardrails.rails.head_classifier import MIN_OTHER_SENTENCES, HeadClassifierRail
 from guardrails.text import (
     LATIN_SCRIPT_SHARE,
     in_latin_script,
@@ -47,21 +47,24 @@ def judge_tail(text: str) -> str:
     """What the judge reads of a message: its last whole sentences in Latin script within
     TAIL_CHARS (a longer last one, its last TAIL_CHARS), invisible characters left out first.
     Sentences mostly in other scripts are skipped: an English request after a paragraph in
-    Chinese, or before a "thank you" in Russian, is read without them. Skipped sentences
-    leave a space between what they separated. A message with no sentence in Latin script
-    keeps its plain tail (and `judge_reads` says no). A request usually ends what it says,
-    and the judge's cost stays bounded on long messages, which MiniLM's two heads read whole.
-    The trainer reads training rows the same way."""
+    Chinese, or before a "thank you" in Russian, is read without them; so are the last
+    sentences when they are a paragraph in another Latin-script language after an English one
+    (`_trailing_other_language`: a request with a notice in German pasted after it). Skipped
+    sentences leave a space between what they separated. A message with no sentence in Latin
+    script keeps its plain tail (and `judge_reads` says no). A request usually ends what it
+    says, and the judge's cost stays bounded on long messages, which MiniLM's two heads read
+    whole. The trainer reads training rows the same way."""
     text = strip_invisible(text)
     spans = sentence_spans(text) or [(0, len(text))]
     latin = [in_latin_script(text[a:b]) for a, b in spans]
     skip_other_scripts = any(latin)
+    skipped = _trailing_other_language(text, spans, latin)
     chosen: list[int] = []  # indices of the sentences read, the last first
     length = 0  # characters read, adjacent sentences as written, others joined by a space
     english = False  # whether the last sentence read is plainly English
     for i in range(len(spans) - 1, -1, -1):
         a, b = spans[i]
-        if skip_other_scripts and not latin[i]:
+        if (skip_other_scripts and not latin[i]) or i in skipped:
             continue
         if not chosen:  # always read, measured to the text's end as a tail is
             english = is_english_sentence(text[a:b])
@@ -82,6 +85,28 @@ def judge_tail(text: str) -> str:
             start = following
     tail = " ".join(runs).strip()
     return tail[-TAIL_CHARS:] or text[-TAIL_CHARS:]
+
+
+def _trailing_other_language(
+    text: str, spans: list[tuple[int, int]], latin: list[bool]
+) -> set[int]:
+    """The last Latin-script sentences, when at least MIN_OTHER_SENTENCES of them lean to
+    another Latin-script language (text.leans_other_latin) and an English sentence comes
+    before them (text.is_english_sentence): a request followed by a pasted paragraph in German
+    or Spanish, whose tail would be the paragraph. Sentences too short to tell inside that run
+    go with it; other scripts are passed over, as judge_tail skips them."""
+    run: list[int] = []
+    leaning = 0
+    for i in range(len(spans) - 1, -1, -1):
+        if not latin[i]:
+            continue
+        sentence = text[spans[i][0] : spans[i][1]]
+        if leans_other_latin(sentence):
+            leaning += 1
+        elif is_english_sentence(sentence):
+            return set(run) if leaning >= MIN_OTHER_SENTENCES else set()
+        run.append(i)
+    return set()
 
 
 class HarmfulJudgeRail(HeadClassifierRail):

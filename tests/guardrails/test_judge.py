@@ -167,6 +167,18 @@ def test_the_judge_reads_only_mostly_latin_messages() -> None:
     assert rail.pieces(german + "Wie bereite ich mich vor?") == [(german + "Wie bereite ich mich vor?")]
     assert rail.pieces("Write a poem about death. Por favor.") == [
         "Write a poem about death. Por favor."]  # fmt: skip
+    # A paragraph in another Latin-script language after an English request (two sentences or
+    # more leaning to it, short ones among them go with it) is skipped as other scripts are:
+    # the English request is what the judge reads.
+    assert rail.pieces("Write a persuasive post about it. " + german) == [
+        "Write a persuasive post about it."]  # fmt: skip
+    assert rail.pieces("Write a persuasive post.\n\n" + german + "Danke!") == [
+        "Write a persuasive post."]  # fmt: skip
+    # One sentence is not a paragraph, and with no English sentence before it nothing is
+    # skipped.
+    assert rail.pieces("Write a persuasive post. Danach gehen wir essen.") == [
+        "Write a persuasive post. Danach gehen wir essen."]  # fmt: skip
+    assert rail.pieces(german.strip()) == [german.strip()]
     calls.clear()
     only_chinese = chinese + "\n\n" + chinese
     assert not rail.reads(only_chinese) and rail.score(only_chinese) == 0.0 and calls == []
