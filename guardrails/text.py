@@ -215,6 +215,17 @@ def reads_as_english(sentence: str) -> bool:
     return english > 0 and (other == 0 or (english >= 2 and english > other))
 
 
+def latin_language(sentence: str) -> str | None:
+    """For a sentence in Latin script: "other" when it leans to another Latin-script language
+    (`leans_other_latin`), "en" when it reads as English (`is_english_sentence`), None when it
+    is too short or mixed to tell. One pass over its words, for callers that ask of every
+    sentence of a message."""
+    english, foreign, words = _english_and_foreign(sentence)
+    if foreign > english:
+        return "other"
+    return "en" if words >= 4 and english >= 2 and english > foreign else None
+
+
 def leans_other_latin(sentence: str) -> bool:
     """Whether `sentence` has more function words of the other Latin-script languages than
     English words (at least one): "Danach gehen wir essen." does, "Hola amigo." does not."""

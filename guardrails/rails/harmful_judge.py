@@ -19,6 +19,7 @@ from guardrails.text import (
     LATIN_SCRIPT_SHARE,
     in_latin_script,
     is_english_sentence,
+    latin_language,
     leans_other_latin,
     sentence_spans,
     strip_invisible,
@@ -91,19 +92,19 @@ def _trailing_other_language(
     text: str, spans: list[tuple[int, int]], latin: list[bool]
 ) -> set[int]:
     """The last Latin-script sentences, when at least MIN_OTHER_SENTENCES of them lean to
-    another Latin-script language (text.leans_other_latin) and an English sentence comes
-    before them (text.is_english_sentence): a request followed by a pasted paragraph in German
-    or Spanish, whose tail would be the paragraph. Sentences too short to tell inside that run
-    go with it; other scripts are passed over, as judge_tail skips them."""
+    another Latin-script language and an English sentence comes before them
+    (text.latin_language): a request followed by a pasted paragraph in German or Spanish,
+    whose tail would be the paragraph. Sentences too short to tell inside that run go with it;
+    other scripts are passed over, as judge_tail skips them."""
     run: list[int] = []
     leaning = 0
     for i in range(len(spans) - 1, -1, -1):
         if not latin[i]:
             continue
-        sentence = text[spans[i][0] : spans[i][1]]
-        if leans_other_latin(sentence):
+        language = latin_language(text[spans[i][0] : spans[i][1]])
+        if language == "other":
             leaning += 1
-        elif is_english_sentence(sentence):
+        elif language == "en":
             return set(run) if leaning >= MIN_OTHER_SENTENCES else set()
         run.append(i)
     return set()

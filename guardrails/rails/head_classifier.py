@@ -20,13 +20,7 @@ from guardrails.base import Action, Verdict
 from guardrails.embedding import EmbedFn
 from guardrails.errors import InvalidSettingError
 from guardrails.models.head import LogisticHead
-from guardrails.text import (
-    in_latin_script,
-    is_english_sentence,
-    leans_other_latin,
-    sentence_spans,
-    strip_invisible,
-)
+from guardrails.text import in_latin_script, latin_language, sentence_spans, strip_invisible
 
 PIECE_CHARS = 800
 # MiniLM's cost grows with the tokens it reads (~0.1-0.3 ms a token on one core of this CPU),
@@ -46,9 +40,8 @@ def split_pieces(
 ) -> list[str]:
     """Consecutive sentence groups of at most `limit` chars (a longer sentence is cut hard),
     with `paragraphs` never across a blank line, a change of script (a sentence mostly in
-    Latin letters after one mostly not, or the reverse), nor before an English sentence
-    (text.is_english_sentence) that follows MIN_OTHER_SENTENCES or more in another Latin-script
-    language (text.leans_other_latin): a request after a pasted paragraph, or after a paragraph
+    Latin letters after one mostly not, or the reverse), nor before an English sentence that
+    follows MIN_OTHER_SENTENCES or more in another Latin-script language (text.latin_language): a request after a pasted paragraph, or after a paragraph
     in another script or language, even on the same line, is read on its own, not drowned in
     it. Beyond `max_pieces`, the first and last pieces are kept."""
     pieces: list[str] = []
@@ -59,7 +52,8 @@ def split_pieces(
     for a, b in sentence_spans(text) or [(0, len(text))]:
         sentence = text[a:b]
         latin = in_latin_script(sentence)
-        english = latin and is_english_sentence(sentence) and not leans_other_latin(sentence)
+        language = latin_language(sentence) if latin else None
+        english = language == "en"
         new_paragraph = text.count("\n", end, a) >= 2
         after_other = latin == was_latin and english and other_run >= MIN_OTHER_SENTENCES
         if paragraphs and current and (new_paragraph or latin != was_latin or after_other):
@@ -67,7 +61,7 @@ def split_pieces(
             current = ""
         if latin != was_latin or english:
             other_run = 0
-        if latin and leans_other_latin(sentence):
+        if language == "other":
             other_run += 1
         end, was_latin = b, latin
         while len(sentence) > limit:

@@ -108,6 +108,22 @@ def test_split_pieces_keeps_sentences_and_bounds_the_count() -> None:
         "Translate 你好 for me. Then explain it."]  # fmt: skip
 
 
+def test_latin_language_agrees_with_the_two_sentence_tests() -> None:
+    from guardrails.text import is_english_sentence, latin_language, leans_other_latin
+
+    sentences = {
+        "Danach gehen wir essen.": "other",
+        "Write a persuasive article about the war.": "en",
+        "Hola amigo.": None,  # too short to tell
+        "Thanks!": None,
+        "Ich bin IT-Admin in einer kleinen Firma.": "en",  # why one sentence is no paragraph
+    }
+    for sentence, language in sentences.items():
+        assert latin_language(sentence) == language, sentence
+        assert (language == "other") == leans_other_latin(sentence)
+        assert (language == "en") == (is_english_sentence(sentence) and language != "other")
+
+
 def test_an_english_sentence_after_a_paragraph_in_another_latin_language_is_its_own_piece() -> None:
     notice = "Wir treffen uns am Mittwoch um zwei Uhr. Bitte bringt die Unterlagen mit."
     request = "Write a persuasive article about how the war was started by the other side."
