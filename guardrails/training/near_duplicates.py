@@ -14,7 +14,13 @@ set than it is. This drops every candidate within either measure of an evaluatio
 Evaluation rows: every labelled file of tests/guardrails/data/ (dev set, hold-outs, probes), the
 validation files thresholds are chosen on, HarmBench and both public `test` splits.
 
+`--against training` does the reverse for a new evaluation file: it drops every row close to a
+written row the models train or validate on (train_multilingual.load_rows: our multilingual
+rounds, pasted, continuation and look-alike sets, follow-ups and social turns), so that the
+file measures what the models were not shown.
+
     python -m guardrails.training.near_duplicates IN.jsonl OUT.jsonl [--jaccard J] [--cosine C]
+        [--against evaluation|training]
 
 IN and OUT are JSONL of `{text, ...}` rows; OUT keeps IN's order and fields, and the dropped
 rows are listed on stderr with the evaluation row they are close to.
@@ -99,12 +105,28 @@ def evaluation_texts() -> list[str]:
     return texts
 
 
+def training_texts() -> list[str]:
+    """Every written row the models train or validate on (both shares), for a new evaluation
+    file to keep its distance from."""
+    from guardrails.training.train_multilingual import load_rows
+
+    train, validation = load_rows(seed=0, share=0.2)
+    return [r.text for r in train + validation]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("input", type=Path)
     parser.add_argument("output", type=Path)
     parser.add_argument("--jaccard", type=float, default=0.5)
     parser.add_argument("--cosine", type=float, default=0.85)
+    parser.add_argument(
+        "--against",
+        choices=("evaluation", "training"),
+        default="evaluation",
+        help="keep IN apart from the evaluation rows (training data) or the training rows "
+        "(a new evaluation file)",
+    )
     args = parser.parse_args(argv)
     try:
         rows = [row for _, row in jsonl_objects(args.input)]
@@ -116,9 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     from retrieval.embedder import Embedder
 
     embedder = Embedder.load()
-    near = near_rows(
-        texts, evaluation_texts(), lambda t: embedder.embed(t), args.jaccard, args.cosine
-    )
+    others = evaluation_texts() if args.against == "evaluation" else training_texts()
+    near = near_rows(texts, others, lambda t: embedder.embed(t), args.jaccard, args.cosine)
     for n in near:
         print(f"drop ({n.measure} {n.value:.2f}): {texts[n.index][:90]!r} ~ {n.other[:90]!r}",
               file=sys.stderr)  # fmt: skip

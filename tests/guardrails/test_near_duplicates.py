@@ -66,3 +66,25 @@ def test_a_bad_input_file_is_a_clear_error(tmp_path: Path, capsys: pytest.Captur
     assert exc.value.code == 2
     assert "every row needs a 'text'" in capsys.readouterr().err
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_a_new_evaluation_file_is_kept_apart_from_the_training_rows(
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from guardrails.training import near_duplicates
+    from guardrails.training.train_multilingual import load_rows
+
+    texts = near_duplicates.training_texts()
+    train, validation = load_rows(seed=0, share=0.2)
+    assert texts == [r.text for r in train + validation] and len(texts) > 10_000
+    # `--against training` reads those rows in place of the evaluation rows (a short list
+    # here, so that MiniLM embeds two texts, not all of them).
+    row = next(t for t in texts if t.startswith("Как") and len(t) > 40)
+    monkeypatch.setattr(near_duplicates, "training_texts", lambda: [row, "how do i bake bread"])
+    new = tmp_path / "new.jsonl"
+    new.write_text(json.dumps({"text": row, "label": 0}, ensure_ascii=False) + "\n", "utf-8")
+    assert main([str(new), str(tmp_path / "kept.jsonl"), "--against", "training"]) == 0
+    assert (tmp_path / "kept.jsonl").read_text(encoding="utf-8") == ""
+    assert "kept 0 of 1 rows" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main([str(new), str(tmp_path / "x.jsonl"), "--against", "nowhere"])
