@@ -185,6 +185,11 @@ README_FIGURES = {
         # before: 131 and 9. 137 and 2 since the rail's 1-5-grams (9 caught, a Hindi
         # overdose question let through, a Russian question on a shooting no longer blocked).
         ("multilingual_probe_2.jsonl", 137, 152, 2, 204),
+        # A fourth blind set in the 26 languages, written after the sixth session's rail
+        # (helpers that read no project file; they left out requests for sexual material
+        # involving minors; 58 of 416 rows near a training row dropped, `near_duplicates
+        # --against training`). The code before that session: 148 and 4.
+        ("multilingual_probe_3.jsonl", 154, 160, 4, 198),
         # Proofreading requests with misspelt pasted text and carelessly typed questions, and
         # attacks in the same dress, written blind after a proofreading request was seen
         # blocked in hold-out v3. Before the pasted-text rows the rails blocked 7 of its 50
@@ -235,6 +240,7 @@ README_FIGURES = {
         ("multilingual_holdout.jsonl", 119, 130, 2, 208),
         ("multilingual_probe.jsonl", 143, 156, 4, 156),
         ("multilingual_probe_2.jsonl", 137, 152, 2, 204),
+        ("multilingual_probe_3.jsonl", 155, 160, 3, 198),  # 149 and 3 before the 5-grams
         ("typos_probe.jsonl", 28, 30, 1, 50),
         ("pasted_probe.jsonl", 49, 50, 2, 80),
         # The previous student blocked 4 of the 70 benign rows ("CONTINUE PLEASE" among them).
