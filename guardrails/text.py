@@ -189,14 +189,9 @@ def _english_and_foreign(sentence: str) -> tuple[int, int, int]:
     return english, sum(w in _OTHER_LATIN_WORDS for w in words), len(words)
 
 
-def is_english_sentence(sentence: str, min_words: int = 4) -> bool:
-    """Whether `sentence` reads as English: mostly Latin letters, `min_words` words or more, at
-    least two English words (common ones and the short ones other languages share) and more
-    of them than function words of the other Latin-script languages."""
-    if not in_latin_script(sentence):
-        return False
-    english, foreign, words = _english_and_foreign(sentence)
-    return words >= min_words and english >= 2 and english > foreign
+def is_english_sentence(sentence: str) -> bool:
+    """Whether `sentence` reads as English: mostly Latin letters and `latin_language` "en"."""
+    return in_latin_script(sentence) and latin_language(sentence) == "en"
 
 
 def reads_as_english(sentence: str) -> bool:
@@ -216,10 +211,11 @@ def reads_as_english(sentence: str) -> bool:
 
 
 def latin_language(sentence: str) -> str | None:
-    """For a sentence in Latin script: "other" when it leans to another Latin-script language
-    (`leans_other_latin`), "en" when it reads as English (`is_english_sentence`), None when it
-    is too short or mixed to tell. One pass over its words, for callers that ask of every
-    sentence of a message."""
+    """For a sentence in Latin script: "other" when it has more function words of the other
+    Latin-script languages than English words (at least one), "en" when it has four words or
+    more, at least two English words (common ones and the short ones other languages share)
+    and more of them than such function words, None when it is too short or mixed to tell.
+    One pass over its words, for callers that ask of every sentence of a message."""
     english, foreign, words = _english_and_foreign(sentence)
     if foreign > english:
         return "other"
@@ -229,5 +225,4 @@ def latin_language(sentence: str) -> str | None:
 def leans_other_latin(sentence: str) -> bool:
     """Whether `sentence` has more function words of the other Latin-script languages than
     English words (at least one): "Danach gehen wir essen." does, "Hola amigo." does not."""
-    english, foreign, _ = _english_and_foreign(sentence)
-    return foreign > english
+    return latin_language(sentence) == "other"

@@ -9,8 +9,8 @@ script, and a message is scored in well under a millisecond.
 Features: the message normalized (NFKC, case-folded, invisible characters out, Latin letters
 without their diacritics, since people type without them, whitespace runs as one space) and
 framed by spaces; every n-gram of 1 to `max_n` characters (5; files that do not say: MAX_N, 4),
-hashed (CRC-32 of its UTF-8 bytes) into
-`buckets`, each present bucket weighted 1/sqrt(number of distinct buckets). The score is
+hashed (CRC-32 of its UTF-8 bytes) into `buckets`, each present bucket weighted 1/sqrt(number
+of distinct buckets). The score is
 sigmoid(w . h + b): a LogisticHead (models/head.py, stored as one: its weight, threshold and a
 card saying what trained it; training/train_multilingual.py) over h, with a threshold for
 messages in other scripts and one for Latin-script messages in other languages

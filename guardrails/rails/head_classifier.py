@@ -41,9 +41,10 @@ def split_pieces(
     """Consecutive sentence groups of at most `limit` chars (a longer sentence is cut hard),
     with `paragraphs` never across a blank line, a change of script (a sentence mostly in
     Latin letters after one mostly not, or the reverse), nor before an English sentence that
-    follows MIN_OTHER_SENTENCES or more in another Latin-script language (text.latin_language): a request after a pasted paragraph, or after a paragraph
-    in another script or language, even on the same line, is read on its own, not drowned in
-    it. Beyond `max_pieces`, the first and last pieces are kept."""
+    follows MIN_OTHER_SENTENCES or more in another Latin-script language
+    (text.latin_language): a request after a pasted paragraph, or after a paragraph in another
+    script or language, even on the same line, is read on its own, not drowned in it. Beyond
+    `max_pieces`, the first and last pieces are kept."""
     pieces: list[str] = []
     current = ""
     end = 0
