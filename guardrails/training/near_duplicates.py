@@ -15,9 +15,10 @@ Evaluation rows: every labelled file of tests/guardrails/data/ (dev set, hold-ou
 validation files thresholds are chosen on, HarmBench and both public `test` splits.
 
 `--against training` does the reverse for a new evaluation file: it drops every row close to a
-written row the models train or validate on (train_multilingual.load_rows: our multilingual
-rounds, pasted, continuation and look-alike sets, follow-ups and social turns), so that the
-file measures what the models were not shown.
+written row the models train or validate on (`training_texts`: the multilingual rail's rows,
+train_multilingual.load_rows, and the authored harmful requests, benign requests and
+look-alikes, validation requests and framed requests the MiniLM models and the judge read),
+so that the file measures what the models were not shown.
 
     python -m guardrails.training.near_duplicates IN.jsonl OUT.jsonl [--jaccard J] [--cosine C]
         [--against evaluation|training]
@@ -108,10 +109,27 @@ def evaluation_texts() -> list[str]:
 def training_texts() -> list[str]:
     """Every written row the models train or validate on (both shares), for a new evaluation
     file to keep its distance from."""
+    from guardrails.training.framing import framed_splits
+    from guardrails.training.harmful_data import (
+        load_authored_harmful,
+        load_validation_requests,
+        text_file_rows,
+    )
+    from guardrails.training.train_harmful_head import AUTHORED_BENIGN
     from guardrails.training.train_multilingual import load_rows
 
     train, validation = load_rows(seed=0, share=0.2)
-    return [r.text for r in train + validation]
+    framed_train, framed_validation = framed_splits(seed=0, share=0.2)
+    rows = [
+        *train,
+        *validation,
+        *load_authored_harmful(),
+        *text_file_rows(AUTHORED_BENIGN, 0),
+        *load_validation_requests(),
+        *framed_train,
+        *framed_validation,
+    ]
+    return list(dict.fromkeys(r.text for r in rows))
 
 
 def main(argv: list[str] | None = None) -> int:

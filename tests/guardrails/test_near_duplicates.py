@@ -72,11 +72,19 @@ def test_a_new_evaluation_file_is_kept_apart_from_the_training_rows(
     tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from guardrails.training import near_duplicates
+    from guardrails.training.harmful_data import load_authored_harmful, text_file_rows
+    from guardrails.training.train_harmful_head import AUTHORED_BENIGN
     from guardrails.training.train_multilingual import load_rows
 
     texts = near_duplicates.training_texts()
     train, validation = load_rows(seed=0, share=0.2)
-    assert texts == [r.text for r in train + validation] and len(texts) > 10_000
+    # The multilingual rail's written rows, and those only the MiniLM models and the judge
+    # read: authored harmful requests and benign look-alikes (an everyday request's nearest
+    # training rows are there), each text once.
+    written = set(texts)
+    assert {r.text for r in train + validation} <= written
+    assert {r.text for r in load_authored_harmful() + text_file_rows(AUTHORED_BENIGN, 0)} <= written
+    assert len(texts) == len(written) and len(texts) > 15_000
     # `--against training` reads those rows in place of the evaluation rows (a short list
     # here, so that MiniLM embeds two texts, not all of them).
     row = next(t for t in texts if t.startswith("Как") and len(t) > 40)
