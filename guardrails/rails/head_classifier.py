@@ -53,7 +53,8 @@ def split_pieces(
     for a, b in sentence_spans(text) or [(0, len(text))]:
         sentence = text[a:b]
         latin = in_latin_script(sentence)
-        language = latin_language(sentence) if latin else None
+        # Only pieces that end at paragraphs ask a sentence's language.
+        language = latin_language(sentence) if paragraphs and latin else None
         english = language == "en"
         new_paragraph = text.count("\n", end, a) >= 2
         after_other = latin == was_latin and english and other_run >= MIN_OTHER_SENTENCES
