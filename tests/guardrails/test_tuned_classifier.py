@@ -143,6 +143,20 @@ def test_auto_backend_picks_by_native_bf16(monkeypatch) -> None:
     assert GuardrailSettings().classifier_backend == "auto"
 
 
+def test_bf16_counts_as_native_only_where_the_cpu_names_bf16_instructions() -> None:
+    from guardrails.models.bf16_linear import cpu_bf16_flags
+
+    ice_lake = "processor\t: 0\nflags\t\t: fpu sse2 avx2 avx512f avx512bw avx512vl avx512_vnni\n"
+    zen4 = "processor\t: 0\nflags\t\t: fpu avx2 avx512f avx512_bf16 avx512_vnni\n"
+    sapphire = "flags\t\t: avx512f amx_tile amx_bf16 amx_int8\n"
+    graviton3 = "processor\t: 0\nFeatures\t: fp asimd sve bf16 i8mm\n"
+    graviton2 = "Features\t: fp asimd evtstrm aes pmull\n"
+    assert [cpu_bf16_flags(t) for t in (ice_lake, zen4, sapphire, graviton3, graviton2)] == [
+        False, True, True, True, False
+    ]
+    assert cpu_bf16_flags("") is False  # no flags line: not native
+
+
 def test_unknown_classifier_backend_is_refused() -> None:
     with pytest.raises(InvalidSettingError, match="classifier_backend"):
         GuardrailSettings(classifier_backend="finetuned")
