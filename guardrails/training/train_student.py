@@ -8,8 +8,9 @@ embeddings enough to flip 15-25 of 1,000 head decisions (guardrails/HISTORY.md).
 
 The student is the packaged all-MiniLM-L6-v2 cut to layers --layers (default 0, 2, 5) with
 rank-32 LoRA adapters on every linear layer, started from the teacher's adapters of those
-layers and the teacher's heads. It trains on exactly the teacher's training rows
-(train_tuned_classifier.build_data, same seed and validation share) against three targets:
+layers and the teacher's heads. It trains on the teacher trainer's rows
+(train_tuned_classifier.build_data, same seed and validation share; rows written after the
+shipped teacher was trained are among them until it is retrained) against three targets:
 the labels (weighted as for the teacher), the teacher's two head probabilities, and the
 teacher's sentence embedding (cosine). The thresholds are then chosen on validation rows only,
 as for the teacher (thresholds.py). HarmBench, the `test` splits and the hold-outs are never
@@ -79,27 +80,33 @@ def teacher_targets(
 def cached_targets(
     teacher: TunedMiniLM, path: Path, rows: list[Row], cache: Path | None, max_length: int
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """teacher_targets, kept in `cache` under the teacher file's hash (a rerun skips it)."""
+    """teacher_targets, kept in `cache` under the teacher file's hash: a rerun reads the texts
+    it has and computes only the new ones (added training rows cost only their own pass)."""
     if cache is None:
         return teacher_targets(teacher, rows)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     file = cache / f"teacher_{digest}_{max_length}.npz"
-    texts = sorted({r.text for r in rows})
+    kept: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     if file.is_file():
         with np.load(file, allow_pickle=False) as d:
-            if list(d["texts"]) == texts:
-                return {
-                    t: (v, z) for t, v, z in zip(texts, d["vecs"], d["logits"], strict=True)
-                }
-    out = teacher_targets(teacher, rows)
-    cache.mkdir(parents=True, exist_ok=True)
-    np.savez(
-        file,
-        texts=np.array(texts),
-        vecs=np.stack([out[t][0] for t in texts]),
-        logits=np.stack([out[t][1] for t in texts]),
-    )
-    return out
+            kept = {
+                str(t): (v, z)
+                for t, v, z in zip(d["texts"], d["vecs"], d["logits"], strict=True)
+            }
+    missing = [r for r in rows if r.text not in kept]
+    if missing:
+        kept |= teacher_targets(teacher, missing)
+        texts = sorted(kept)
+        cache.mkdir(parents=True, exist_ok=True)
+        part = file.with_suffix(".part.npz")  # renamed whole: a killed run leaves no torn file
+        np.savez(
+            part,
+            texts=np.array(texts),
+            vecs=np.stack([kept[t][0] for t in texts]),
+            logits=np.stack([kept[t][1] for t in texts]),
+        )
+        part.replace(file)
+    return {r.text: kept[r.text] for r in rows}
 
 
 def init_from_teacher(
