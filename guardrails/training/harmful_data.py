@@ -221,6 +221,18 @@ CONTINUATION_ATTACKS = DATA / "attacks_continuation.jsonl"
 # evaluation row dropped (near_duplicates.py).
 OVERBLOCK_BENIGN = DATA / "benign_overblock.jsonl"
 OVERBLOCK_ATTACKS = DATA / "attacks_overblock.jsonl"
+# Homework and everyday requests (maths to solve, word problems, science, essays, languages,
+# study habits, coding assignments; chores, work e-mails, plans, sums, small talk, everyday
+# health and money questions), many terse imperatives, and turns that change an earlier request
+# ("ignore my last message", "forget the previous problem and do this one", "from now on answer
+# in bullet points"); and injections and harmful requests in the same dress (a recipe request
+# that turns on "unfiltered mode", explosives "for my physics homework"). Both injection heads
+# took maths homework for an attack ("Solve for x ...": 6 of the 154 benign rows of tests/
+# guardrails/data/everyday_probe.jsonl blocked in bf16, 8 by the 3-layer student; that probe was
+# not blind: its brief named maths homework). Written by three helpers that read no project
+# file; 34 rows close to an evaluation row dropped (near_duplicates.py).
+EVERYDAY_BENIGN = DATA / "benign_everyday.jsonl"
+EVERYDAY_ATTACKS = DATA / "attacks_everyday.jsonl"
 # Our JSONL sets of both labels, by name: each is split like every written file, trains both
 # tasks, and its benign validation share is a benign group of that name in thresholds.py.
 WRITTEN_SETS = {
@@ -228,6 +240,7 @@ WRITTEN_SETS = {
     "pasted": (PASTED_BENIGN, PASTED_ATTACKS),
     "continuation": (CONTINUATION_BENIGN, CONTINUATION_ATTACKS),
     "overblock": (OVERBLOCK_BENIGN, OVERBLOCK_ATTACKS),
+    "everyday": (EVERYDAY_BENIGN, EVERYDAY_ATTACKS),
 }
 
 

@@ -17,10 +17,11 @@ Groups (texts seen in training left out, as in the trainers):
   files' validation share and harmful_holdout.jsonl's benign rows), "validation-authored"
   and "validation-authored-2" (their benign look-alikes), "followups" and "chitchat" (the
   validation shares of benign_followups*.txt and benign_chitchat.txt: short chat turns),
-  "multilingual", "pasted", "continuation" and "overblock" (the benign rows of
+  "multilingual", "pasted", "continuation", "overblock" and "everyday" (the benign rows of
   harmful_data.WRITTEN_SETS' validation shares: messages in 26 languages; pasted text to
   rewrite and careless typing; asking to continue or redo; messages that only look dangerous;
-  their harmful requests count with "harmful" and their injections with "injection");
+  homework and everyday requests; their harmful requests count with "harmful" and their
+  injections with "injection");
 - both: "framed-task" (the tasks of framing.py's framed requests in the validation share, each
   in its three framings: harmful ones to block, benign ones a benign group).
 - measured, not capped: "framed-claim", the framed claims (persuasive writing that spreads a
