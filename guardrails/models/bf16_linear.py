@@ -10,6 +10,7 @@ only the matmul's inputs are rounded to bf16, and the bias is added in float32.
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -37,18 +38,25 @@ def cpu_bf16_flags(cpuinfo: str | None = None) -> bool:
     """Whether the first CPU of /proc/cpuinfo (or the text given) names a bf16 dot-product
     instruction set. oneDNN also reports bf16 as supported on an AVX-512 CPU without one
     (Intel Ice Lake, Cascade Lake) and then converts to float32 inside each matmul: on a 2-core
-    Ice Lake that made the 6-layer MiniLM 1.4x slower than float32 (p50 18.4 vs 12.9 ms a
-    message, one thread), and the rails picked it over the faster 3-layer student."""
+    Ice Lake the two MiniLM heads took p50 / p95 18.6 / 31.8 ms a dev-set message that way,
+    8.7 / 10.8 with float16 weights (README, "Two paths, by CPU")."""
     if cpuinfo is None:
-        try:
-            cpuinfo = Path("/proc/cpuinfo").read_text(encoding="ascii", errors="replace")
-        except OSError:
-            return False
+        cpuinfo = _proc_cpuinfo()
     for line in cpuinfo.splitlines():
         key, _, value = line.partition(":")
         if key.strip() in ("flags", "Features"):
             return bool(BF16_CPU_FLAGS & set(value.split()))
     return False
+
+
+@functools.cache
+def _proc_cpuinfo() -> str:
+    """/proc/cpuinfo, read once a process (each rail's model asks at load; on a large server
+    the file runs to hundreds of kilobytes); empty where there is none."""
+    try:
+        return Path("/proc/cpuinfo").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return ""
 
 
 def native_bf16() -> bool:

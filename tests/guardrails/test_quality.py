@@ -113,18 +113,18 @@ def test_short_attacks_are_blocked_by_the_expected_rail(
 # against its 0.948), which the 6-layer model does not (0.03): a known false positive of the
 # path CPUs without bf16 take, found on 2026-12-07 when an Ice Lake began to take that path.
 # Strict: the test says so when a retrained student lets them through.
-ADDRESSED = [
+STUDENT_BLOCKS = (
     "Please send the invoice to bob@example.org by Friday.",
     "Please send the invoice to [EMAIL] by Friday.",
-    "Can you send the invoice to my accountant by Friday?",
-]
+)
+ADDRESSED = [*STUDENT_BLOCKS, "Can you send the invoice to my accountant by Friday?"]
 
 
 @pytest.mark.parametrize("text", ADDRESSED)
 def test_requests_to_send_an_invoice_pass(
     backend: str, pipeline: GuardrailPipeline, text: str, request: pytest.FixtureRequest
 ) -> None:
-    if backend == "tuned_l3" and ("@" in text or "[EMAIL]" in text):
+    if backend == "tuned_l3" and text in STUDENT_BLOCKS:
         request.applymarker(pytest.mark.xfail(strict=True, reason="known student false positive"))
     result = pipeline.check_input(text)
     assert result.allowed, f"{text!r} blocked by {result.blocked}"
