@@ -36,13 +36,16 @@ if TYPE_CHECKING:
 
 
 class _Matmul:
-    """y = act(x @ W.T + b) in bf16: one oneDNN call on a prepacked weight where torch offers
-    it, else F.linear on a plain bf16 copy."""
+    """y = act(x @ W.T + b) in bf16: one oneDNN call on a prepacked weight where the CPU has
+    bf16 instructions, else the same sums in float32 on the bf16-rounded operands, rounded back
+    to bf16 (what oneDNN computes, up to the order of the sums; oneDNN's own fallback on such a
+    CPU, and torch's bf16 F.linear, are 5-10x slower than that)."""
 
     def __init__(self, weight: torch.Tensor, bias: torch.Tensor, gelu: bool = False) -> None:
         w = weight.detach().to(torch.bfloat16).contiguous()  # (out, in)
         self.packed = prepack(w)
-        self.weight = w if self.packed is None else None  # one copy in memory
+        # Without a packed copy: the bf16 weight's exact float32 copy (one copy in memory).
+        self.weight = w.float() if self.packed is None else None
         self.bias = bias.detach().to(torch.bfloat16).contiguous()  # (out,)
         self.gelu = gelu
 
@@ -54,8 +57,8 @@ class _Matmul:
                 x, self.packed, self.bias, attr, [], algorithm
             )
         assert self.weight is not None  # kept whenever there is no packed copy
-        y = F.linear(x, self.weight, self.bias)
-        return F.gelu(y) if self.gelu else y
+        y = F.linear(x.float(), self.weight, self.bias.float())
+        return (F.gelu(y) if self.gelu else y).to(torch.bfloat16)
 
 
 class _Layer:

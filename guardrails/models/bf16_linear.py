@@ -22,6 +22,12 @@ from torch import nn
 # fbgemm's int8 and float16 weights on one without it, fbgemm_linear.py): to measure the
 # float32 path, or to rule the reduced precisions out.
 FLOAT32_ENV = "HEARTH_GUARDRAILS_FLOAT32"
+# Set to 1 to run the bf16 path on any CPU: where the CPU has no bf16 instructions its matmuls
+# run in float32 on bf16-rounded operands and round their results to bf16 (the same numbers, up
+# to the order of the sums). Thresholds for CPUs with bf16 can then be chosen and measured on
+# one without (training/thresholds.py). Models that run int8 on a CPU with bf16 keep int8 only
+# where this CPU's int8 takes all 8 bits (fbgemm_linear.int8_full_range), else they run bf16.
+BF16_ENV = "HEARTH_GUARDRAILS_BF16"
 
 
 def float32_forced() -> bool:
@@ -59,12 +65,19 @@ def _proc_cpuinfo() -> str:
         return ""
 
 
+def bf16_forced() -> bool:
+    """Whether HEARTH_GUARDRAILS_BF16 asks for the bf16 path (emulated without bf16 hardware)."""
+    return os.environ.get(BF16_ENV, "") not in ("", "0")
+
+
 def native_bf16() -> bool:
-    """Whether this CPU multiplies bfloat16 in hardware and oneDNN runs it (else bf16 would be
-    converted to float32 inside each matmul, slower than float32), and HEARTH_GUARDRAILS_FLOAT32
-    does not ask for float32."""
+    """Whether the rails run bf16 matmuls: this CPU multiplies bfloat16 in hardware and oneDNN
+    runs it (else bf16 would be converted to float32 inside each matmul, slower than float32)
+    and HEARTH_GUARDRAILS_FLOAT32 does not ask for float32; or HEARTH_GUARDRAILS_BF16 asks."""
     if float32_forced():
         return False
+    if bf16_forced():
+        return True
     try:
         supported = bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
     except (AttributeError, RuntimeError):
@@ -73,8 +86,10 @@ def native_bf16() -> bool:
 
 
 def prepack(weight: torch.Tensor) -> torch.Tensor | None:
-    """oneDNN's prepacked copy of a (out, in) bf16 weight, or None where torch lacks the ops."""
-    if not torch.backends.mkldnn.is_available():
+    """oneDNN's prepacked copy of a (out, in) bf16 weight, or None where torch lacks the ops or
+    the CPU lacks bf16 instructions (the callers then emulate bf16 in float32: faster there than
+    oneDNN's own conversion)."""
+    if not torch.backends.mkldnn.is_available() or not cpu_bf16_flags():
         return None
     try:
         packed = torch.ops.mkldnn._reorder_linear_weight(weight, None)
@@ -97,8 +112,8 @@ class Bf16Linear(nn.Module):
         self.out_features = linear.out_features
         weight = linear.weight.detach().to(torch.bfloat16).contiguous()  # (out, in)
         self.packed = prepack(weight) if pack else None
-        # The plain copy is kept only when the packed one is not there: one copy in memory.
-        self.weight = weight if self.packed is None else None
+        # Without a packed copy, the bf16 weight's exact float32 copy: one copy in memory.
+        self.weight = weight.float() if self.packed is None else None
         self.bias = None if linear.bias is None else linear.bias.detach().float().clone()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -106,9 +121,9 @@ class Bf16Linear(nn.Module):
         xb = x.to(torch.bfloat16)
         if self.packed is not None:
             y = torch.ops.mkldnn._linear_pointwise(xb, self.packed, None, "none", [], "")
-        else:
+        else:  # bf16 emulated: float32 sums of bf16 operands, rounded to bf16
             assert self.weight is not None  # kept whenever there is no packed copy
-            y = F.linear(xb, self.weight)
+            y = F.linear(xb.float(), self.weight).to(torch.bfloat16)
         y = y.float()
         return y if self.bias is None else y + self.bias
 

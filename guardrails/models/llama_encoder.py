@@ -51,7 +51,8 @@ class _Matmul:
             return
         w = weight.detach().to(torch.bfloat16 if kind == "bf16" else torch.float32).contiguous()
         self.packed = prepack(w) if kind == "bf16" else None
-        self.weight = w if self.packed is None else None
+        # Unpacked bf16 keeps the bf16 weight's exact float32 copy (bf16 emulated, bf16_linear).
+        self.weight = w.float() if self.packed is None else None
 
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
         if self.kind == "int8":
@@ -59,6 +60,8 @@ class _Matmul:
         if self.packed is not None:
             return torch.ops.mkldnn._linear_pointwise(x, self.packed, None, "none", [], "")
         assert self.weight is not None  # kept whenever there is no packed copy
+        if self.kind == "bf16":  # float32 sums of bf16 operands, rounded to bf16
+            return F.linear(x.float(), self.weight).to(torch.bfloat16)
         return F.linear(x, self.weight)
 
 

@@ -34,6 +34,22 @@ def test_bf16_linear_computes_a_bf16_matmul_with_a_float32_bias(pack: bool, bias
     torch.testing.assert_close(got, linear(x).detach(), rtol=0.02, atol=0.02)
 
 
+def test_emulated_bf16_gives_onednn_bf16_numbers() -> None:
+    """Where the CPU has bf16 instructions: the float32 emulation (what runs on a CPU without
+    them, and under HEARTH_GUARDRAILS_BF16) agrees with oneDNN's prepacked bf16 matmul to
+    within one bf16 rounding of the output."""
+    torch.manual_seed(0)
+    linear = nn.Linear(384, 96)
+    x = torch.randn(3, 11, 384)
+    packed = Bf16Linear(linear)
+    if packed.packed is None:
+        pytest.skip("no oneDNN bf16 prepacked matmul: this CPU has no bf16 instructions")
+    emulated = Bf16Linear(linear, pack=False)
+    with torch.inference_mode():
+        a, b = packed(x), emulated(x)
+    torch.testing.assert_close(a, b, rtol=2**-7, atol=1e-5)
+
+
 def test_swap_linears_replaces_every_linear_and_nothing_else() -> None:
     net = nn.Sequential(nn.Linear(8, 8), nn.LayerNorm(8), nn.Sequential(nn.Linear(8, 4)))
     assert swap_linears(net) == 2
@@ -142,7 +158,9 @@ def test_bf16_bert_computes_the_float32_encoder(packed: bool, monkeypatch) -> No
     if not packed:
         monkeypatch.setattr(bf16_bert, "prepack", lambda weight: None)
     elif bf16_bert.prepack(torch.zeros(8, 8, dtype=torch.bfloat16)) is None:
-        pytest.skip("this CPU or torch build has no oneDNN bf16 prepacked matmul")
+        pytest.skip(
+            "no oneDNN bf16 prepacked matmul: this CPU has no bf16 instructions, or torch lacks the ops"
+        )
     ref = tiny_encoder()  # its position table ends at 16: 7 tokens pad to 16, no further
     ids = torch.randint(1, 50, (2, 7))
     mask = torch.ones(2, 7, dtype=torch.long)

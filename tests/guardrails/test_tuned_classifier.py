@@ -157,6 +157,24 @@ def test_bf16_counts_as_native_only_where_the_cpu_names_bf16_instructions() -> N
     assert cpu_bf16_flags("") is False  # no flags line: not native
 
 
+def test_bf16_env_asks_for_the_bf16_path_and_float32_env_overrides_it(monkeypatch) -> None:
+    from guardrails.models import bf16_linear
+
+    monkeypatch.setattr(bf16_linear, "cpu_bf16_flags", lambda cpuinfo=None: False)
+    monkeypatch.delenv(bf16_linear.FLOAT32_ENV, raising=False)
+    monkeypatch.delenv(bf16_linear.BF16_ENV, raising=False)
+    assert bf16_linear.native_bf16() is False
+    monkeypatch.setenv(bf16_linear.BF16_ENV, "1")
+    assert bf16_linear.native_bf16() is True
+    monkeypatch.setenv(bf16_linear.BF16_ENV, "0")
+    assert bf16_linear.native_bf16() is False
+    monkeypatch.setenv(bf16_linear.BF16_ENV, "1")
+    monkeypatch.setenv(bf16_linear.FLOAT32_ENV, "1")
+    assert bf16_linear.native_bf16() is False
+    # without bf16 instructions nothing is prepacked: the callers emulate bf16
+    assert bf16_linear.prepack(torch.zeros(8, 8, dtype=torch.bfloat16)) is None
+
+
 def test_unknown_classifier_backend_is_refused() -> None:
     with pytest.raises(InvalidSettingError, match="classifier_backend"):
         GuardrailSettings(classifier_backend="finetuned")
