@@ -32,14 +32,16 @@ Groups (texts seen in training left out, as in the trainers):
   reported beside the rest (guardrails/HISTORY.md).
 
     python -m guardrails.training.thresholds [--adapter PATH] [--judge PATH | --no-judge]
-        [--max-fpr 0.045] [--cache DIR]
+        [--max-fpr 0.045] [--cache DIR] [--report]
 
 rewrites the adapter's thresholds (the trainer calls `rethreshold` on the file it writes), and
 the harmful-request judge's (models/judge.py; by default the shipped one with the shipped
 6-layer adapter, none with another, e.g. the student beside which it never runs), chosen
 together with them: the judge is a third rail of `joint_thresholds`, "off" among its choices,
 and behind a gate on the harmful-request classifier's score chosen in the same pass
-(`choose_gate`), so that ordinary messages skip it.
+(`choose_gate`), so that ordinary messages skip it. `--report` chooses and writes nothing: it
+prints each group's rates at the thresholds the files hold. Under HEARTH_GUARDRAILS_BF16=1
+(models/bf16_linear.py) a CPU without bf16 chooses or reports for the bf16 path.
 """
 
 from __future__ import annotations
@@ -263,6 +265,41 @@ def choose(
     return gated
 
 
+def group_rates(
+    blocked: np.ndarray, label: np.ndarray, group: np.ndarray
+) -> tuple[dict[str, float], dict[str, float]]:
+    """(recall per group with rows to block, false-positive rate per group with benign rows),
+    from (n,) arrays: whether each row was blocked, its label, its group."""
+    recall, fpr = {}, {}
+    for g in sorted(set(group.tolist())):
+        rows = group == g
+        if (rows & (label == 1)).any():
+            recall[g] = round(float(blocked[rows & (label == 1)].mean()), 4)
+        if (rows & (label == 0)).any():
+            fpr[g] = round(float(blocked[rows & (label == 0)].mean()), 4)
+    return recall, fpr
+
+
+def stored_rates(
+    rows: list[ValidationRow], adapter: Path, judge: Path | None = None
+) -> dict[str, dict[str, float]]:
+    """Each group's recall and false-positive rate at the thresholds (and the judge's gate)
+    the files hold now: what a choice made on another CPU or in other matmuls gives here."""
+    from guardrails.models.judge import JudgeFile
+    from guardrails.models.tuned_minilm import Adapter
+
+    s_inj, s_harm, other = rail_scores(rows, adapter)
+    t_inj, t_harm = (h.threshold for h in Adapter.load(adapter).heads)
+    blocked = other | (s_inj >= t_inj) | (s_harm >= t_harm)
+    if judge is not None:
+        j = JudgeFile.load(judge)
+        blocked |= (s_harm >= j.gate) & (judge_scores(rows, judge) >= j.threshold)
+    label = np.array([r.label for r in rows])
+    group = np.array([r.group for r in rows])
+    recall, fpr = group_rates(blocked, label, group)
+    return {"validation_recall": recall, "validation_fpr": fpr}
+
+
 def rethreshold(
     adapter: Path,
     max_fpr: float,
@@ -331,11 +368,21 @@ def main(argv: list[str] | None = None) -> int:
         "with the shipped 6-layer adapter, none with any other: it runs beside that one only)",
     )
     parser.add_argument("--no-judge", action="store_true", help="the adapter alone")
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="print each group's rates at the thresholds the files hold; choose and write nothing",
+    )
     add_split_arguments(parser)
     args = parser.parse_args(argv)
     judge = args.judge
     if judge is None and args.adapter.resolve() == DEFAULT_ADAPTER and DEFAULT_JUDGE.is_file():
         judge = DEFAULT_JUDGE
+    if args.report:
+        rows = validation_rows(args.seed, args.val_share, args.dup_cosine, args.cache)
+        report = stored_rates(rows, args.adapter, None if args.no_judge else judge)
+        print(json.dumps(report, indent=2))
+        return 0
     out = rethreshold(
         args.adapter,
         args.max_fpr,

@@ -241,3 +241,14 @@ def test_the_gate_rule_has_an_answer_when_no_gate_is_near_every_groups_best() ->
     assert highest_near_best(gates).gate == 0.1
     # Equal means: the higher gate is the reference.
     assert highest_near_best([tried(0.0, 0.9, 0.9), tried(0.1, 0.9, 0.9)]).gate == 0.1
+
+
+def test_group_rates_split_recall_and_false_positives_by_group() -> None:
+    from guardrails.training.thresholds import group_rates
+
+    blocked = np.array([True, False, True, True, False, False, True])
+    label = np.array([1, 1, 0, 0, 0, 1, 0])
+    group = np.array(["harmful", "harmful", "s-labs", "s-labs", "s-labs", "framed", "framed"])
+    recall, fpr = group_rates(blocked, label, group)
+    assert recall == {"framed": 0.0, "harmful": 0.5}
+    assert fpr == {"framed": 1.0, "s-labs": 0.6667}
