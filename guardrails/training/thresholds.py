@@ -265,6 +265,17 @@ def choose(
     return gated
 
 
+def matmuls_here() -> str:
+    """What the rails' matmuls run in on this CPU, for the card of thresholds chosen here."""
+    from guardrails.models.bf16_linear import cpu_bf16_flags, float32_forced, native_bf16
+
+    if native_bf16():
+        return "bf16" if cpu_bf16_flags() else "bf16, emulated in float32 (HEARTH_GUARDRAILS_BF16)"
+    if float32_forced():
+        return "float32 (HEARTH_GUARDRAILS_FLOAT32)"
+    return "without bf16: float16 weights and int8 where fbgemm runs them, else float32"
+
+
 def group_rates(
     blocked: np.ndarray, label: np.ndarray, group: np.ndarray
 ) -> tuple[dict[str, float], dict[str, float]]:
@@ -330,6 +341,7 @@ def rethreshold(
         "validation_recall": choice.recall,
         "validation_fpr": choice.fpr,
         "chosen_with_judge": None if judge is None else judge.name,
+        "chosen_in": matmuls_here(),
     }
     if judge is not None:
         report["judge_gate"] = gated.gate
