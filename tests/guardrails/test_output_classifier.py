@@ -244,7 +244,9 @@ def test_shipped_output_head_holds_its_readme_figures() -> None:
         counts[1] += 1
     assert {k: n for k, (_, n) in blocked.items()} == {"harmful": 55, "harmless": 195,
                                                        "benign": 453}
-    for kind, expected in (("harmful", 16), ("harmless", 43), ("benign", 2)):
+    # Since the ninth session's retraining of the head with the 6-layer model (43 harmless
+    # answers stopped before).
+    for kind, expected in (("harmful", 16), ("harmless", 41), ("benign", 2)):
         assert abs(blocked[kind][0] - expected) <= 1, (kind, blocked[kind][0])
 
 
