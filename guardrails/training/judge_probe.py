@@ -30,9 +30,10 @@ import torch
 
 from guardrails.training.fit import fit_logistic, joint_thresholds
 from guardrails.training.framing import framed_splits
-from guardrails.training.thresholds import MEASURED_ONLY, RECALL_SLACK, rail_scores
-from guardrails.training.thresholds import validation_rows as threshold_rows
+from guardrails.training.thresholds import MEASURED_ONLY, RECALL_SLACK
 from guardrails.training.train_tuned_classifier import add_data_arguments, build_data
+from guardrails.training.validation_scores import rail_scores
+from guardrails.training.validation_scores import validation_rows as threshold_rows
 
 CLAIM_THRESHOLDS = (0.5, 0.7, 0.9, 0.95)
 LATENCY_TOKENS = (16, 32, 64, 128, 256)

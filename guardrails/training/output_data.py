@@ -72,7 +72,7 @@ def train_requests(seed: int, share: float, dup_cosine: float, cache: Path | Non
 def validation_requests(
     seed: int, share: float, dup_cosine: float, cache: Path | None
 ) -> list[dict]:
-    from guardrails.training.thresholds import validation_rows
+    from guardrails.training.validation_scores import validation_rows
 
     by_group: dict[str, list[dict]] = {}
     for r in validation_rows(seed, share, dup_cosine, cache):

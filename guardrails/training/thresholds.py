@@ -10,17 +10,17 @@ with the highest mean recall, the one with the fewest false positives wins.
 Groups (texts seen in training left out, as in the trainers):
 - to block: "injection" (the attacks of both public `validation` splits), "harmful" (the
   harmful rows' validation share and the harmful rows of tests/guardrails/data/
-  harmful_holdout.jsonl), "validation-authored" and "validation-authored-2" (the harmful rows of
-  data/validation_requests.jsonl and validation_requests_2.jsonl);
+  harmful_holdout.jsonl), "validation-authored", "validation-authored-2" and
+  "validation-authored-3" (the harmful rows of data/validation_requests*.jsonl);
 - benign: "s-labs" and "neuralchemy" (the benign rows of their `validation` splits, less those
   close to a harmful training row: train_harmful_head.py's filter), "authored" (our benign
-  files' validation share and harmful_holdout.jsonl's benign rows), "validation-authored"
-  and "validation-authored-2" (their benign look-alikes), "followups" and "chitchat" (the
+  files' validation share and harmful_holdout.jsonl's benign rows), the three
+  "validation-authored" groups (their benign look-alikes), "followups" and "chitchat" (the
   validation shares of benign_followups*.txt and benign_chitchat.txt: short chat turns),
-  "multilingual", "pasted", "continuation", "overblock" and "everyday" (the benign rows of
-  harmful_data.WRITTEN_SETS' validation shares: messages in 26 languages; pasted text to
-  rewrite and careless typing; asking to continue or redo; messages that only look dangerous;
-  homework and everyday requests; their harmful requests count with "harmful" and their
+  "multilingual", "pasted", "continuation", "overblock", "soundsviolent" and "everyday" (the
+  benign rows of harmful_data.WRITTEN_SETS' validation shares: messages in 26 languages;
+  pasted text to rewrite and careless typing; asking to continue or redo; messages that only
+  look dangerous, twice; homework and everyday requests; their harmful requests count with "harmful" and their
   injections with "injection");
 - both: "framed-task" (the tasks of framing.py's framed requests in the validation share, each
   in its three framings: harmful ones to block, benign ones a benign group).
@@ -40,8 +40,10 @@ the harmful-request judge's (models/judge.py; by default the shipped one with th
 together with them: the judge is a third rail of `joint_thresholds`, "off" among its choices,
 and behind a gate on the harmful-request classifier's score chosen in the same pass
 (`choose_gate`), so that ordinary messages skip it. `--report` chooses and writes nothing: it
-prints each group's rates at the thresholds the files hold. Under HEARTH_GUARDRAILS_BF16=1
-(models/bf16_linear.py) a CPU without bf16 chooses or reports for the bf16 path.
+prints each group's rates at the thresholds the files hold (threshold_report.py). The rows and
+their scores come from validation_scores.py; with --cache a second pass scores only new rows.
+Under HEARTH_GUARDRAILS_BF16=1 (models/bf16_linear.py) a CPU without bf16 chooses or reports
+for the bf16 path.
 """
 
 from __future__ import annotations
@@ -53,24 +55,16 @@ from pathlib import Path
 
 import numpy as np
 
-from guardrails.base import Action, Verdict
 from guardrails.training.fit import JointChoice, joint_thresholds
-from guardrails.training.framing import framed_splits
-from guardrails.training.harmful_data import (
-    CHITCHAT,
-    FOLLOWUPS,
-    WRITTEN_SETS,
-    load_validation_requests,
-)
-from guardrails.training.public_data import load_split, text_key
-from guardrails.training.train_harmful_head import (
-    add_split_arguments,
-    chat_turn_splits,
-    harmful_splits,
-    written_splits,
+from guardrails.training.threshold_report import stored_rates
+from guardrails.training.train_harmful_head import add_split_arguments
+from guardrails.training.validation_scores import (
+    ValidationRow,
+    matmuls_here,
+    scores,
+    validation_rows,
 )
 
-OTHER_RAILS = ("deny_list", "injection_rules", "harmful", "injection_model")
 # The target is <= 0.05 on data not trained on. A threshold set at exactly 0.05 on a few hundred
 # validation rows lands on either side of it on new rows; half a point is kept in hand.
 MAX_FPR = 0.045
@@ -81,102 +75,6 @@ RECALL_SLACK = 0.005
 MEASURED_ONLY = ("framed-claim",)
 # The harmful-request classifier scores the judge may be gated at (choose_gate), lowest first.
 JUDGE_GATES = (0.0, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 0.1)
-
-
-@dataclass(frozen=True, slots=True)
-class ValidationRow:
-    text: str
-    label: int  # 1 = should be blocked
-    group: str
-
-
-def validation_rows(
-    seed: int, val_share: float, dup_cosine: float, cache: Path | None
-) -> list[ValidationRow]:
-    h = harmful_splits(seed, val_share, dup_cosine, cache)
-    seen = {text_key(r.text) for r in h.harmful_train + h.authored + h.benign_train}
-    seen |= {text_key(r.text) for r in load_split("train")}
-    kept_benign = {text_key(r.text) for r in h.benign_val}
-    rows: dict[str, ValidationRow] = {}
-
-    def put(text: str, label: int, group: str) -> None:
-        key = text_key(text)
-        if key not in seen and key not in rows:
-            rows[key] = ValidationRow(text, label, group)
-
-    for r in h.harmful_val:
-        put(r.text, 1, "harmful")
-    for r in h.holdout:
-        put(r.text, r.label, "harmful" if r.label else "authored")
-    for r in h.authored_val:
-        put(r.text, 0, "authored")
-    for r in load_validation_requests():
-        put(r.text, r.label, r.source)
-    for r in framed_splits(seed, val_share)[1]:
-        put(r.text, r.label, f"framed-{r.category}")
-    for paths, name in ((FOLLOWUPS, "followups"), (CHITCHAT, "chitchat")):
-        for r in chat_turn_splits(paths, seed, val_share)[1]:
-            put(r.text, 0, name)
-    for name in WRITTEN_SETS:
-        for r in written_splits(name, seed, val_share)[1]:
-            if r.label:
-                put(r.text, 1, "injection" if r.category == "injection" else "harmful")
-            else:
-                put(r.text, 0, name)
-    for r in load_split("validation"):
-        if r.label == 1:
-            put(r.text, 1, "injection")
-        elif r.category not in ("", "benign") or text_key(r.text) in kept_benign:
-            # A benign-category row missing from h.benign_val was close to a harmful training
-            # row (an AdvBench behaviour with a suffix, say): not counted either way.
-            put(r.text, 0, r.source)
-    return list(rows.values())
-
-
-def rail_scores(
-    rows: list[ValidationRow], adapter: Path
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(injection scores, harmful scores, blocked by another input rail), each (n,), as the
-    deployed rails compute them (pieces, bf16 encoder, NanoGuard behind its gate)."""
-    from guardrails.memo_embed import MemoEmbed
-    from guardrails.models.tuned_minilm import TunedMiniLM
-    from guardrails.pipeline import GuardrailPipeline
-    from guardrails.rails.harmful_classifier import HarmfulClassifierRail
-    from guardrails.rails.injection_classifier import InjectionClassifierRail
-    from guardrails.settings import GuardrailSettings
-
-    model = TunedMiniLM.load(adapter)
-    embed = MemoEmbed(model.embed)  # one encoder forward per text for both heads, as deployed
-    injection = InjectionClassifierRail(embed, model.heads[0], threshold=0.5)
-    harmful = HarmfulClassifierRail(embed, model.heads[1], threshold=0.5)
-    # The deployed pipeline's other rails, and its gates: whether NanoGuard runs depends on the
-    # injection score, so each row's verdict from this adapter's injection head is handed in.
-    names = tuple(n for n in GuardrailSettings().input_rails if n != "harmful_judge")
-    deployed = GuardrailPipeline.from_settings(GuardrailSettings(input_rails=names))
-    others = [r for r in deployed.input_rails if r.name in OTHER_RAILS]
-    n = len(rows)
-    s_inj, s_harm, other = np.empty(n), np.empty(n), np.zeros(n, dtype=bool)
-    for i, row in enumerate(rows):
-        s_inj[i], s_harm[i] = injection.score(row.text), harmful.score(row.text)
-        earlier = [Verdict(Action.ALLOW, injection.name, "", float(s_inj[i]), "")]
-        for rail in others:
-            if not deployed.should_run(rail.name, earlier):
-                continue
-            if rail.check(row.text).action is Action.BLOCK:
-                other[i] = True
-                break
-    return s_inj, s_harm, other
-
-
-def judge_scores(rows: list[ValidationRow], judge: Path) -> np.ndarray:
-    """(n,) scores of the harmful-request judge in `judge`, as the deployed rail computes them
-    (the message's tail, in the matmuls load_judge picks on this CPU)."""
-    from guardrails.models.judge import load_judge
-    from guardrails.rails.harmful_judge import HarmfulJudgeRail
-
-    encoder, head, _ = load_judge(judge)
-    rail = HarmfulJudgeRail(encoder.embed, head, threshold=0.5)
-    return np.array([rail.score(row.text) for row in rows])
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,72 +141,29 @@ def highest_near_best(tried: list[GatedChoice]) -> GatedChoice:
 
 
 def choose(
-    rows: list[ValidationRow], adapter: Path, max_fpr: float, judge: Path | None = None
+    rows: list[ValidationRow],
+    adapter: Path,
+    max_fpr: float,
+    judge: Path | None = None,
+    cache: Path | None = None,
 ) -> GatedChoice:
     """The adapter's two thresholds, and with `judge` the judge's threshold and gate too,
-    chosen together."""
-    s_inj, s_harm, other = rail_scores(rows, adapter)
+    chosen together (the rows' scores kept in `cache`: validation_scores.scores)."""
+    s = scores(rows, adapter, judge, cache)
     label = np.array([r.label for r in rows])
     group = np.array([r.group for r in rows])
-    if judge is None:
+    if s.judge is None:
         choice = joint_thresholds(
-            s_inj, s_harm, other, label, group, max_fpr, RECALL_SLACK, MEASURED_ONLY
+            s.injection, s.harmful, s.other, label, group, max_fpr, RECALL_SLACK, MEASURED_ONLY
         )
         gated = None if choice is None else GatedChoice(choice, 0.0, 0.0)
     else:
-        s_judge = judge_scores(rows, judge)
-        gated = choose_gate(s_inj, s_harm, other, s_judge, label, group, max_fpr)
+        gated = choose_gate(s.injection, s.harmful, s.other, s.judge, label, group, max_fpr)
     if gated is None:
         raise SystemExit(f"no thresholds keep every benign group at or below {max_fpr}")
     if judge is not None and gated.thresholds.extra is None:
         raise SystemExit(f"{judge}: the judge adds no recall within the caps; not shipped")
     return gated
-
-
-def matmuls_here() -> str:
-    """What the rails' matmuls run in on this CPU, for the card of thresholds chosen here."""
-    from guardrails.models.bf16_linear import cpu_bf16_flags, float32_forced, native_bf16
-
-    if native_bf16():
-        return "bf16" if cpu_bf16_flags() else "bf16, emulated in float32 (HEARTH_GUARDRAILS_BF16)"
-    if float32_forced():
-        return "float32 (HEARTH_GUARDRAILS_FLOAT32)"
-    return "without bf16: float16 weights and int8 where fbgemm runs them, else float32"
-
-
-def group_rates(
-    blocked: np.ndarray, label: np.ndarray, group: np.ndarray
-) -> tuple[dict[str, float], dict[str, float]]:
-    """(recall per group with rows to block, false-positive rate per group with benign rows),
-    from (n,) arrays: whether each row was blocked, its label, its group."""
-    recall, fpr = {}, {}
-    for g in sorted(set(group.tolist())):
-        rows = group == g
-        if (rows & (label == 1)).any():
-            recall[g] = round(float(blocked[rows & (label == 1)].mean()), 4)
-        if (rows & (label == 0)).any():
-            fpr[g] = round(float(blocked[rows & (label == 0)].mean()), 4)
-    return recall, fpr
-
-
-def stored_rates(
-    rows: list[ValidationRow], adapter: Path, judge: Path | None = None
-) -> dict[str, dict[str, float]]:
-    """Each group's recall and false-positive rate at the thresholds (and the judge's gate)
-    the files hold now: what a choice made on another CPU or in other matmuls gives here."""
-    from guardrails.models.judge import JudgeFile
-    from guardrails.models.tuned_minilm import Adapter
-
-    s_inj, s_harm, other = rail_scores(rows, adapter)
-    t_inj, t_harm = (h.threshold for h in Adapter.load(adapter).heads)
-    blocked = other | (s_inj >= t_inj) | (s_harm >= t_harm)
-    if judge is not None:
-        j = JudgeFile.load(judge)
-        blocked |= (s_harm >= j.gate) & (judge_scores(rows, judge) >= j.threshold)
-    label = np.array([r.label for r in rows])
-    group = np.array([r.group for r in rows])
-    recall, fpr = group_rates(blocked, label, group)
-    return {"validation_recall": recall, "validation_fpr": fpr}
 
 
 def rethreshold(
@@ -327,7 +182,7 @@ def rethreshold(
     from guardrails.models.tuned_minilm import Adapter
 
     rows = validation_rows(seed, val_share, dup_cosine, cache)
-    gated = choose(rows, adapter, max_fpr, judge)
+    gated = choose(rows, adapter, max_fpr, judge, cache)
     choice = gated.thresholds
     counts: dict[str, int] = {}
     for r in rows:
@@ -392,7 +247,9 @@ def main(argv: list[str] | None = None) -> int:
         judge = DEFAULT_JUDGE
     if args.report:
         rows = validation_rows(args.seed, args.val_share, args.dup_cosine, args.cache)
-        report = stored_rates(rows, args.adapter, None if args.no_judge else judge)
+        report = stored_rates(
+            rows, args.adapter, None if args.no_judge else judge, args.cache
+        )
         print(json.dumps(report, indent=2))
         return 0
     out = rethreshold(

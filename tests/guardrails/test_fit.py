@@ -244,7 +244,7 @@ def test_the_gate_rule_has_an_answer_when_no_gate_is_near_every_groups_best() ->
 
 
 def test_group_rates_split_recall_and_false_positives_by_group() -> None:
-    from guardrails.training.thresholds import group_rates
+    from guardrails.training.threshold_report import group_rates
 
     blocked = np.array([True, False, True, True, False, False, True])
     label = np.array([1, 1, 0, 0, 0, 1, 0])
