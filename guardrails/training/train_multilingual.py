@@ -73,10 +73,13 @@ from guardrails.training.train_harmful_head import split_by_text
 BUCKETS = 1 << 20
 
 
-def load_rows(seed: int, share: float) -> tuple[list[Example], list[Example]]:
-    """(training rows, validation rows) of our written files."""
+def load_rows(
+    seed: int, share: float, sets: tuple[str, ...] | None = None
+) -> tuple[list[Example], list[Example]]:
+    """(training rows, validation rows) of our written files; `sets`: the written sets read
+    (None: all of harmful_data.WRITTEN_SETS), to split as an earlier training run did."""
     rows: list[Example] = []
-    for name in WRITTEN_SETS:
+    for name in WRITTEN_SETS if sets is None else sets:
         rows += load_written(name)
     rows += [
         r

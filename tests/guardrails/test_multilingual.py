@@ -205,6 +205,16 @@ def test_the_shipped_model_says_what_trained_it(shipped: CharNgramModel) -> None
     assert card["latin_threshold"] == shipped.latin_threshold < shipped.threshold
 
 
+def _written_validation() -> list:
+    """The validation share of our written rows the rail reads, split as when it was trained
+    (eighth session): before the tenth session's "soundsviolent" set joined the written sets."""
+    from guardrails.training.harmful_data import WRITTEN_SETS
+    from guardrails.training.train_multilingual import load_rows
+
+    sets = tuple(n for n in WRITTEN_SETS if n != "soundsviolent")
+    return [r for r in load_rows(0, 0.2, sets)[1] if reads(r.text)]
+
+
 def _rates(
     model: CharNgramModel, rows: list, threshold: float | None = None
 ) -> tuple[int, float, float]:
@@ -219,9 +229,8 @@ def test_the_shipped_model_reproduces_its_written_validation_figures(
 ) -> None:
     """The card's recall and false-positive rate on our written rows it never trained on (the
     trainer's split, recomputed): fails if the features, the file or the split change."""
-    from guardrails.training.train_multilingual import load_rows
 
-    val = [r for r in load_rows(0, 0.2)[1] if reads(r.text)]
+    val = _written_validation()
     card = shipped.card["validation_written"]
     assert _rates(shipped, val) == (card["rows"], pytest.approx(card["recall"]),
                                     pytest.approx(card["fpr"]))  # fmt: skip
@@ -240,14 +249,14 @@ def test_the_shipped_model_reproduces_its_written_validation_figures(
 def test_the_shipped_model_reproduces_its_public_validation_figures(
     shipped: CharNgramModel,
 ) -> None:
-    from guardrails.training.train_multilingual import load_rows, public_rows
+    from guardrails.training.train_multilingual import public_rows
 
     public = public_rows("validation")
     card = shipped.card["validation_public"]
     assert _rates(shipped, public) == (
         card["rows"], pytest.approx(card["recall"]), pytest.approx(card["fpr"]))  # fmt: skip
     # The Latin-script rows in other languages, written and public, at their threshold.
-    val = [r for r in load_rows(0, 0.2)[1] if reads(r.text)] + public
+    val = _written_validation() + public
     latin = [r for r in val if in_other_latin_language(r.text)]
     card = shipped.card["validation_other_latin"]
     assert _rates(shipped, latin, shipped.latin_threshold) == (
