@@ -20,8 +20,8 @@ Groups (texts seen in training left out, as in the trainers):
   "multilingual", "pasted", "continuation", "overblock", "soundsviolent" and "everyday" (the
   benign rows of harmful_data.WRITTEN_SETS' validation shares: messages in 26 languages;
   pasted text to rewrite and careless typing; asking to continue or redo; messages that only
-  look dangerous, twice; homework and everyday requests; their harmful requests count with "harmful" and their
-  injections with "injection");
+  look dangerous, twice; homework and everyday requests; their harmful requests count with
+  "harmful" and their injections with "injection");
 - both: "framed-task" (the tasks of framing.py's framed requests in the validation share, each
   in its three framings: harmful ones to block, benign ones a benign group).
 - measured, not capped: "framed-claim", the framed claims (persuasive writing that spreads a
